@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, paths } from './config';
+
+describe('loadConfig', () => {
+  it('has defaults that serve the embedded app on port 3000', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      publicOrigin: 'http://localhost:3000',
+      databaseUrl: undefined,
+      seedDemo: true,
+      corsOrigins: [],
+      trustProxy: false,
+    });
+    expect(config.dataDir).toBe(path.join(paths.repoRoot, 'data'));
+  });
+
+  it('derives the public origin from PORT and normalises given origins', () => {
+    expect(loadConfig({ PORT: '4321' }).publicOrigin).toBe('http://localhost:4321');
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://mana.example.org/some/path' }).publicOrigin).toBe(
+      'https://mana.example.org',
+    );
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, https://b.example/x ,' }).corsOrigins).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
+  });
+
+  it('reads a hop count, a boolean or an address list for TRUST_PROXY', () => {
+    const hops = loadConfig({ TRUST_PROXY: '1' }).trustProxy;
+    expect(typeof hops).toBe('function');
+    if (typeof hops === 'function') {
+      expect(hops('10.0.0.1', 0)).toBe(true);
+      expect(hops('10.0.0.1', 1)).toBe(false);
+    }
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toBe('127.0.0.1,10.0.0.0/8');
+  });
+
+  it('names every invalid variable', () => {
+    const attempt = () =>
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        CORS_ORIGINS: 'not a url',
+        SEED_DEMO: 'maybe',
+      });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of ['PORT', 'DATABASE_URL', 'CORS_ORIGINS', 'SEED_DEMO'])
+        expect(message).toContain(name);
+    }
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(3000);
+  });
+});

@@ -1,0 +1,205 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { config as loadDotenv } from 'dotenv';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const originList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  )
+  .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)));
+
+/**
+ * Every environment variable the server reads. Documented one by one in docs/configuration.md and
+ * .env.example; nothing else in the server reads process.env.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CORS_ORIGINS: originList.default([]),
+  TRUST_PROXY: z.string().default('false'),
+  VIDEO_FRAME_ORIGINS: originList.default(['https://www.youtube-nocookie.com']),
+  MAKER_FRAME_ORIGINS: originList.default([]),
+  IMAGE_ORIGINS: originList.default(['https://pbs.twimg.com', 'https://abs.twimg.com']),
+  SEED_DEMO: booleanString.default(true),
+  WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  X_CLIENT_ID: z.string().min(1).optional(),
+  X_CLIENT_SECRET: z.string().min(1).optional(),
+  X_BEARER_TOKEN: z.string().min(1).optional(),
+  X_API_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.x.com'),
+  X_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default('https://x.com/i/oauth2/authorize'),
+  X_TOKEN_URL: z.url({ protocol: /^https?$/ }).default('https://api.x.com/2/oauth2/token'),
+  X_REVOKE_URL: z.url({ protocol: /^https?$/ }).default('https://api.x.com/2/oauth2/revoke'),
+  X_SCOPES: z.string().min(1).default('tweet.read users.read like.read offline.access'),
+  X_MONTHLY_READ_CAP: z.coerce.number().int().min(0).optional(),
+  X_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  CSRF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/=_-]{43,88}$/, 'must be 32 bytes, base64 or hex (openssl rand -base64 32)')
+    .optional(),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+/** The server's configuration, parsed once at start-up. */
+export type Config = {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicOrigin: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  corsOrigins: string[];
+  /** false, true, a comma list of addresses/CIDRs, or a hop count (as a trust function). */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  videoFrameOrigins: string[];
+  makerFrameOrigins: string[];
+  imageOrigins: string[];
+  seedDemo: boolean;
+  webDistDir: string;
+  x: XConfig;
+  /** 32-byte key for tokens at rest; when absent the server generates one into DATA_DIR. */
+  tokenEncryptionKey: string | undefined;
+  /** Key for CSRF tokens; when absent one is generated once and kept in the database. */
+  csrfSecret: string | undefined;
+};
+
+/**
+ * How the server reaches X: real X when all three credentials are set, otherwise the simulation mounted at
+ * `/x-sim` on this server (URLs then point there).
+ */
+export type XConfig = {
+  mode: 'real' | 'simulated';
+  clientId: string;
+  clientSecret: string;
+  bearerToken: string;
+  apiBaseUrl: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  scopes: string[];
+  monthlyReadCap: number | undefined;
+  requestTimeoutMs: number;
+};
+
+/** Credentials of the simulated X's demo app (public on purpose: the simulation guards nothing real). */
+export const simulatedXApp = {
+  clientId: 'manaboard-demo-client',
+  clientSecret: 'manaboard-demo-secret',
+  bearerToken: 'manaboard-demo-app-bearer',
+} as const;
+
+/** Raised when the environment does not describe a runnable server; the message lists every problem. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function parseTrustProxy(value: string): Config['trustProxy'] {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
+}
+
+/**
+ * Parses configuration from an environment record (process.env by default, after loading an optional .env
+ * at the repository root). Throws ConfigError naming each invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = readProcessEnv()): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : `http://localhost:${e.PORT}`;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicOrigin,
+    dataDir: path.resolve(repoRoot, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGINS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    videoFrameOrigins: e.VIDEO_FRAME_ORIGINS,
+    makerFrameOrigins: e.MAKER_FRAME_ORIGINS,
+    imageOrigins: e.IMAGE_ORIGINS,
+    seedDemo: e.SEED_DEMO,
+    webDistDir: path.resolve(repoRoot, e.WEB_DIST_DIR),
+    x: xConfig(e, publicOrigin),
+    tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
+    csrfSecret: e.CSRF_SECRET,
+  };
+}
+
+function xConfig(e: z.infer<typeof envSchema>, publicOrigin: string): XConfig {
+  const common = {
+    scopes: e.X_SCOPES.split(/\s+/).filter(Boolean),
+    monthlyReadCap: e.X_MONTHLY_READ_CAP,
+    requestTimeoutMs: e.X_REQUEST_TIMEOUT_MS,
+  };
+  const given = [e.X_CLIENT_ID, e.X_CLIENT_SECRET, e.X_BEARER_TOKEN].filter(Boolean).length;
+  if (given > 0 && given < 3) {
+    throw new ConfigError(
+      'Invalid configuration:\n  X_CLIENT_ID, X_CLIENT_SECRET and X_BEARER_TOKEN must be set together (or none, for the simulated X)',
+    );
+  }
+  if (e.X_CLIENT_ID && e.X_CLIENT_SECRET && e.X_BEARER_TOKEN) {
+    return {
+      mode: 'real',
+      clientId: e.X_CLIENT_ID,
+      clientSecret: e.X_CLIENT_SECRET,
+      bearerToken: e.X_BEARER_TOKEN,
+      apiBaseUrl: e.X_API_BASE_URL,
+      authorizeUrl: e.X_AUTHORIZE_URL,
+      tokenUrl: e.X_TOKEN_URL,
+      revokeUrl: e.X_REVOKE_URL,
+      ...common,
+    };
+  }
+  // The browser reaches the simulated sign-in page through the public origin; the server calls the simulated
+  // API on its own loopback port.
+  const internal = `http://127.0.0.1:${e.PORT}/x-sim`;
+  return {
+    mode: 'simulated',
+    ...simulatedXApp,
+    apiBaseUrl: internal,
+    authorizeUrl: `${publicOrigin}/x-sim/i/oauth2/authorize`,
+    tokenUrl: `${internal}/2/oauth2/token`,
+    revokeUrl: `${internal}/2/oauth2/revoke`,
+    ...common,
+  };
+}
+
+function readProcessEnv(): Record<string, string | undefined> {
+  loadDotenv({ path: path.join(repoRoot, '.env'), quiet: true });
+  return process.env;
+}
+
+/** The repository root, for scripts that need to find shipped content. */
+export const paths = { repoRoot };

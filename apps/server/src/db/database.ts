@@ -1,0 +1,56 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type DatabaseHandle = {
+  db: Kysely<Database>;
+  /** 'pglite' for the embedded database, 'postgres' for a server given by URL. */
+  kind: 'pglite' | 'postgres';
+  /** True when the database answers a trivial query. */
+  ping: () => Promise<boolean>;
+  close: () => Promise<void>;
+};
+
+export type DatabaseOptions =
+  | { kind: 'pglite'; dataDir?: string }
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+/**
+ * Opens the database: embedded PGlite (data in `dataDir`, or in memory when it is omitted) or PostgreSQL.
+ * `schema` puts every table of a PostgreSQL connection in that schema (tests use one schema per file).
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  let db: Kysely<Database>;
+  if (options.kind === 'pglite') {
+    let dataDir: string | undefined;
+    if (options.dataDir) {
+      dataDir = path.join(options.dataDir, 'pglite');
+      await fs.mkdir(dataDir, { recursive: true });
+    }
+    const pglite = await PGlite.create(dataDir ? { dataDir } : {});
+    db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  } else {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  return {
+    db,
+    kind: options.kind,
+    ping: async () => {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001-announcements';
+import * as m0002 from './0002-x-api-usage';
+import * as m0003 from './0003-server-secrets';
+
+/** Every migration, in order. New migrations are added here (names sort in apply order). */
+export const migrations: Record<string, Migration> = {
+  '0001-announcements': m0001,
+  '0002-x-api-usage': m0002,
+  '0003-server-secrets': m0003,
+};

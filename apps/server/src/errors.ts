@@ -1,0 +1,39 @@
+import { messageFor, type CatalogueCode, type ErrorCode } from '@manaboard/contract';
+
+/**
+ * A failure the server means to report to the client: HTTP status, stable code and a message safe to show.
+ * Anything else thrown is an internal error and reaches the client only as a generic 500.
+ */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A client mistake in params, query, headers or body. */
+export class BadRequestError extends AppError {
+  constructor(message: string) {
+    super(400, 'BAD_REQUEST', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super(404, 'NOT_FOUND', message);
+  }
+}
+
+/** A failure named by the SPEC §8 catalogue, with its catalogue message. */
+export class CatalogueError extends AppError {
+  constructor(status: number, code: CatalogueCode, headers: Record<string, string> = {}) {
+    super(status, code, messageFor(code), headers);
+  }
+}
+
+export const internalErrorMessage = 'Something went wrong. Please try again.';

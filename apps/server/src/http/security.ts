@@ -1,0 +1,52 @@
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/config';
+
+type SecurityConfig = Pick<
+  Config,
+  'videoFrameOrigins' | 'makerFrameOrigins' | 'imageOrigins' | 'corsOrigins' | 'publicOrigin'
+>;
+
+/**
+ * The Content-Security-Policy written for this app: scripts and styles only from our own origin (the Vite
+ * build has no inline script), frames only from the configured video and maker origins, nothing from CDNs.
+ */
+export function contentSecurityPolicy(config: SecurityConfig): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:', ...config.imageOrigins],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'media-src': ["'self'"],
+    'frame-src': ["'self'", ...config.videoFrameOrigins, ...config.makerFrameOrigins],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    // Our own pages (the built-in maker) may be framed by the app itself, nobody else.
+    'frame-ancestors': ["'self'"],
+  };
+}
+
+/** Security headers and the CORS allowlist (same origin only unless CORS_ORIGINS lists more). */
+export async function registerSecurity(app: FastifyInstance, config: SecurityConfig): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    // YouTube's embed needs the referring origin; strict-origin-when-cross-origin sends only the origin.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    // Images of ours (avatars, art) may be shown by the operator's other sites.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    strictTransportSecurity: config.publicOrigin.startsWith('https:'),
+  });
+  const allowed = new Set([config.publicOrigin, ...config.corsOrigins]);
+  await app.register(cors, {
+    origin: (origin, callback) => callback(null, origin === undefined || allowed.has(origin)),
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Content-Type', 'X-User-Id', 'X-CSRF-Token'],
+    exposedHeaders: ['Retry-After', 'ETag'],
+    maxAge: 600,
+  });
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../test/test-app';
+import { writeMinimalWebDist } from '../test/web-dist';
+
+describe('serving the built web app', () => {
+  let t: TestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = await writeMinimalWebDist();
+    t = await buildTestApp('pglite', { WEB_DIST_DIR: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fs.rm(dist, { recursive: true, force: true });
+  });
+
+  it.each(['/', '/r/@someone', '/r/someone', '/auth/callback?code=1', '/linked'])(
+    'answers index.html, never cached, for %s',
+    async (url) => {
+      const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('<div id="root">');
+    },
+  );
+
+  it('caches hashed assets for a year, immutable, and compresses them', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(response.rawPayload.length).toBeLessThan(1000);
+  });
+
+  it('caches other public files for an hour', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('answers unknown pages with the app and a 404 status, unknown files with JSON', async () => {
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/no/such/page',
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('<div id="root">');
+    const file = await t.app.inject({ method: 'GET', url: '/assets/missing.js', headers: { accept: '*/*' } });
+    expect(file.statusCode).toBe(404);
+    expect(file.json()).toEqual({ success: false, error: 'Route GET /assets/missing.js not found' });
+  });
+
+  it('does not serve files outside the build', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/../../package.json' });
+    expect(response.statusCode).toBe(404);
+    const dotted = await t.app.inject({ method: 'GET', url: '/assets/%2e%2e/%2e%2e/package.json' });
+    expect([400, 403, 404]).toContain(dotted.statusCode);
+  });
+});
+
+describe('without a built web app', () => {
+  it('says how to build it instead of failing', async () => {
+    const t = await buildTestApp('pglite', { WEB_DIST_DIR: path.join(os.tmpdir(), 'mb-no-such-dist') });
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/' });
+      expect(response.statusCode).toBe(503);
+      expect(response.body).toContain('npm run build');
+      const api = await t.app.inject({ method: 'GET', url: '/api/public/announcements' });
+      expect(api.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type {
+  Announcement,
+  AnnouncementInput,
+  AnnouncementsQuery,
+  AnnouncementsResponse,
+} from '@manaboard/contract';
+import type { Database } from '../../db/schema';
+import { NotFoundError } from '../../errors';
+import { recordAudit } from '../audit/audit.repository';
+import * as repo from './announcements.repository';
+
+/**
+ * The public shape of an announcement. Its date is when it was published (what readers care about), or when it
+ * was written for entries never published.
+ */
+export function toAnnouncement(row: repo.AnnouncementRow): Announcement {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    createdAt: (row.published_at ?? row.created_at).toISOString(),
+    status: row.status,
+    ...(row.url ? { url: row.url } : {}),
+  };
+}
+
+/** Published announcements for What's New, newest first. */
+export async function listPublished(
+  db: Kysely<Database>,
+  query: AnnouncementsQuery,
+): Promise<AnnouncementsResponse> {
+  const { rows, total } = await repo.findPublishedPage(db, query.page, query.limit);
+  return {
+    success: true,
+    announcements: rows.map(toAnnouncement),
+    page: query.page,
+    limit: query.limit,
+    total,
+  };
+}
+
+/** Every announcement, for operators. */
+export async function listAll(db: Kysely<Database>): Promise<Announcement[]> {
+  return (await repo.findAll(db)).map(toAnnouncement);
+}
+
+/** Writes a new announcement as a draft, or published at once; audited. */
+export async function createAnnouncement(
+  db: Kysely<Database>,
+  input: AnnouncementInput,
+  options: { actor: string; publish: boolean; now?: Date },
+): Promise<Announcement> {
+  const now = options.now ?? new Date();
+  const id = randomUUID();
+  return db.transaction().execute(async (trx) => {
+    await repo.insertAnnouncement(trx, {
+      id,
+      title: input.title,
+      content: input.content,
+      url: input.url ?? null,
+      status: options.publish ? 'published' : 'draft',
+      createdAt: now,
+      publishedAt: options.publish ? now : null,
+    });
+    await recordAudit(trx, {
+      actor: options.actor,
+      action: options.publish ? 'announcement.publish' : 'announcement.create',
+      subject: id,
+      details: { title: input.title },
+    });
+    const row = await repo.findById(trx, id);
+    if (!row) throw new Error('announcement vanished inside its own transaction');
+    return toAnnouncement(row);
+  });
+}
+
+/** Publishes or archives an announcement; audited. Unknown ids are a NotFoundError. */
+export async function setAnnouncementStatus(
+  db: Kysely<Database>,
+  id: string,
+  status: 'published' | 'archived' | 'draft',
+  options: { actor: string; now?: Date },
+): Promise<Announcement> {
+  return db.transaction().execute(async (trx) => {
+    const row = await repo.updateStatus(trx, id, status, options.now ?? new Date());
+    if (!row) throw new NotFoundError(`No announcement with id ${id}`);
+    await recordAudit(trx, { actor: options.actor, action: `announcement.${status}`, subject: id });
+    return toAnnouncement(row);
+  });
+}

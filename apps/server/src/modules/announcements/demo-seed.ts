@@ -1,0 +1,53 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { announcementInputSchema, announcementStatusSchema } from '@manaboard/contract';
+import { paths } from '../../config/config';
+import type { Database } from '../../db/schema';
+import { insertAnnouncement } from './announcements.repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const demoFileSchema = z.object({
+  announcements: z.array(
+    announcementInputSchema.extend({
+      id: z.uuid(),
+      status: announcementStatusSchema,
+      daysAgo: z.number().int().min(0),
+    }),
+  ),
+});
+
+export const demoAnnouncementsFile = path.join(paths.repoRoot, 'apps/server/content/demo/announcements.json');
+
+/**
+ * Writes the demo announcements (three published, one draft). Ids are fixed, so running it twice adds nothing.
+ * Returns how many were new.
+ */
+export async function seedDemoAnnouncements(db: Kysely<Database>, now = new Date()): Promise<number> {
+  return (await seedDemoAnnouncementsDetailed(db, now)).added;
+}
+
+/** As seedDemoAnnouncements, also telling how many the demo file holds. */
+export async function seedDemoAnnouncementsDetailed(
+  db: Kysely<Database>,
+  now = new Date(),
+): Promise<{ added: number; total: number }> {
+  const file = demoFileSchema.parse(JSON.parse(await fs.readFile(demoAnnouncementsFile, 'utf8')));
+  let inserted = 0;
+  for (const entry of file.announcements) {
+    const at = new Date(now.getTime() - entry.daysAgo * DAY_MS);
+    const added = await insertAnnouncement(db, {
+      id: entry.id,
+      title: entry.title,
+      content: entry.content,
+      url: entry.url ?? null,
+      status: entry.status,
+      createdAt: at,
+      publishedAt: entry.status === 'published' ? at : null,
+    });
+    if (added) inserted++;
+  }
+  return { added: inserted, total: file.announcements.length };
+}

@@ -1,0 +1,69 @@
+/**
+ * Mana arithmetic (DESIGN §4) as pure functions: the worker and the API share them, and every number comes
+ * from the programme rules passed in, never from a constant here.
+ */
+
+export type EngagementWeights = { like: number; reply: number; repost: number; quote: number };
+export type Engagement = { likes: number; replies: number; reposts: number; quotes: number };
+
+/** Post Mana = multiplier × (w·likes + w·replies + w·reposts + w·quotes). */
+export function postMana(engagement: Engagement, weights: EngagementWeights, multiplier: number): number {
+  const base =
+    weights.like * engagement.likes +
+    weights.reply * engagement.replies +
+    weights.repost * engagement.reposts +
+    weights.quote * engagement.quotes;
+  return multiplier * base;
+}
+
+/** The multiplier of a post: linked authors earn more from the moment they linked (posts after that time). */
+export function multiplierFor(postCreatedAt: Date, linkedAt: Date | null, linkedMultiplier: number): number {
+  return linkedAt !== null && postCreatedAt.getTime() >= linkedAt.getTime() ? linkedMultiplier : 1;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of an instant, as 'YYYY-MM-DD'. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** When the UTC day containing `at` ends (the daily limit resets then). */
+export function nextUtcMidnight(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS + DAY_MS);
+}
+
+/**
+ * Daily-limit selection: of one author's tracked posts, only the first `dailyLimit` of each UTC day earn Mana
+ * (by creation time, then id). Returns the ids of posts over the limit.
+ */
+export function overDailyLimit(
+  posts: ReadonlyArray<{ id: string; createdAt: Date }>,
+  dailyLimit: number,
+): Set<string> {
+  const byDay = new Map<string, Array<{ id: string; createdAt: Date }>>();
+  for (const post of posts) {
+    const day = utcDay(post.createdAt);
+    const list = byDay.get(day) ?? [];
+    list.push(post);
+    byDay.set(day, list);
+  }
+  const over = new Set<string>();
+  for (const list of byDay.values()) {
+    list.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id));
+    for (const post of list.slice(Math.max(dailyLimit, 0))) over.add(post.id);
+  }
+  return over;
+}
+
+/** Numeric ids (X snowflakes) compare by length first, so '9' < '10'. */
+export function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Start of the ISO week (Monday 00:00 UTC) containing `at`. */
+export function isoWeekStart(at: Date): Date {
+  const dayStart = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
+  const weekday = (new Date(dayStart).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  return new Date(dayStart - weekday * DAY_MS);
+}

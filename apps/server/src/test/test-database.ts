@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { testEnv } from '../config/test-env';
+import { openDatabase, type DatabaseHandle } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+
+export type TestDatabaseKind = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. API suites run once per kind. */
+export function testDatabaseKinds(): TestDatabaseKind[] {
+  return testEnv.databaseUrl ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a new schema on the PostgreSQL server
+ * (dropped again by close()).
+ */
+export async function openTestDatabase(kind: TestDatabaseKind): Promise<DatabaseHandle> {
+  if (kind === 'pglite') {
+    const handle = await openDatabase({ kind: 'pglite' });
+    await migrateToLatest(handle.db);
+    return handle;
+  }
+  const url = testEnv.databaseUrl;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `mb_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = await openDatabase({ kind: 'postgres', url, schema, poolSize: 5 });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop schema ${schema} cascade`);
+      await cleanup.end();
+    },
+  };
+}

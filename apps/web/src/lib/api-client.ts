@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import { communityFailureSchema, referralFailureSchema } from '@manaboard/contract';
+import { REQUEST_TIMEOUT_MS } from '../config/constants';
+import {
+  ApiError,
+  INVALID_JSON_MESSAGE,
+  NETWORK_ERROR_MESSAGE,
+  REQUEST_TIMEOUT_MESSAGE,
+  UNEXPECTED_RESPONSE_MESSAGE,
+} from './api-error';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type ApiRequestOptions<S extends z.ZodType> = {
+  method?: HttpMethod;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Every answer is parsed with a contract schema; a mismatch is an ApiError, never a crash later. */
+  schema: S;
+  /** The caller's signal (TanStack Query's, say): aborting it rejects with the abort reason, not an ApiError. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+};
+
+type HeadersProvider = (method: HttpMethod) => Promise<Record<string, string>> | Record<string, string>;
+let extraHeaders: HeadersProvider = () => ({});
+
+/** The one place later features add headers to every call (the browser id; the CSRF token on writes). */
+export function setRequestHeadersProvider(provider: HeadersProvider): void {
+  extraHeaders = provider;
+}
+
+function buildUrl(path: string, query: ApiRequestOptions<z.ZodType>['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+type Body = { parsed: true; json: unknown } | { parsed: false };
+
+function parseBody(text: string): Body {
+  if (text.length === 0) return { parsed: true, json: null };
+  try {
+    return { parsed: true, json: JSON.parse(text) as unknown };
+  } catch {
+    return { parsed: false };
+  }
+}
+
+/**
+ * fetch and read the body within the 10 s time-out of SPEC §9; a time-out and a network failure become
+ * ApiErrors, an abort by the caller stays an abort.
+ */
+async function exchange(
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  outer?: AbortSignal,
+): Promise<{ response: Response; body: Body }> {
+  outer?.throwIfAborted();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  try {
+    const response = await fetch(url, { ...init, signal: controller.signal });
+    return { response, body: parseBody(await response.text()) };
+  } catch (error) {
+    if (timedOut) throw new ApiError(REQUEST_TIMEOUT_MESSAGE, 408);
+    if (outer?.aborted) throw outer.reason ?? error;
+    throw new ApiError(NETWORK_ERROR_MESSAGE, 0);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** A non-OK answer: the server's own text in either dialect, else "HTTP {status}: {statusText}". */
+function failureOf(response: Response, body: Body): ApiError {
+  const { status, statusText } = response;
+  const json = body.parsed ? body.json : null;
+  const community = communityFailureSchema.safeParse(json);
+  if (community.success) return new ApiError(community.data.error, status, { data: json, statusText });
+  const referral = referralFailureSchema.safeParse(json);
+  if (referral.success) {
+    const { message, code } = referral.data.error;
+    return new ApiError(message, status, { data: json, code, statusText });
+  }
+  return new ApiError(`HTTP ${status}: ${statusText}`, status, { data: json, statusText });
+}
+
+/**
+ * The one HTTP client of the web app (SPEC §7–§8): JSON in and out, a 10 s time-out ("Request timeout", 408),
+ * network failures ("Network error", 0), unparsable bodies ("Invalid JSON response"), both server error
+ * dialects turned into ApiError, and every success parsed with the caller's schema.
+ */
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  options: ApiRequestOptions<S>,
+): Promise<z.infer<S>> {
+  const method = options.method ?? 'GET';
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    ...(await extraHeaders(method)),
+  };
+  const init: RequestInit = {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  };
+  const { response, body } = await exchange(
+    buildUrl(path, options.query),
+    init,
+    options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+    options.signal,
+  );
+  if (!response.ok) throw failureOf(response, body);
+  if (!body.parsed) {
+    throw new ApiError(INVALID_JSON_MESSAGE, response.status, { statusText: response.statusText });
+  }
+  const result = options.schema.safeParse(body.json);
+  if (!result.success) {
+    throw new ApiError(UNEXPECTED_RESPONSE_MESSAGE, response.status, {
+      data: body.json,
+      statusText: response.statusText,
+    });
+  }
+  return result.data;
+}

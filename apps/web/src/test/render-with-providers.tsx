@@ -1,0 +1,15 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router';
+import { createQueryClient } from '../lib/query-client';
+
+/** Renders with the app's real query client settings and a router at `path`. */
+export function renderWithProviders(ui: ReactElement, path = '/') {
+  const client = createQueryClient();
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+    </QueryClientProvider>,
+  );
+}

@@ -1,0 +1,19 @@
+import autocannon from 'autocannon';
+
+export type LoadResult = { requestsPerSecond: number; p50: number; p99: number; non2xx: number };
+
+/** Drives one URL with autocannon (10 connections by default) for `seconds`. */
+export async function load(
+  url: string,
+  seconds: number,
+  connections = 10,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}

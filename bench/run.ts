@@ -1,0 +1,88 @@
+// `npm run bench`: figures as ratios measured side by side in one run, medians of several rounds.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sideBySide } from './lib/side-by-side';
+import { repoRoot, startBenchServer, timeToFirst200, tsxCli } from './lib/spawn-server';
+import { fmt, median, ratio } from './lib/stats';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+
+async function announcementsThroughput(): Promise<void> {
+  const server = await startBenchServer();
+  try {
+    const r = await sideBySide(
+      `${server.origin}/api/public/announcements?page=1&limit=50`,
+      `${server.origin}/bench/bare`,
+      {
+        rounds,
+        seconds,
+      },
+    );
+    console.log(
+      `announcements vs bare JSON route (autocannon, 10 connections, ${rounds}×${seconds}s): ` +
+        `median ratio ${fmt(r.ratio)}× (announcements ${fmt(r.targetRps, 0)} req/s, p50 ${r.targetP50} ms, p99 ${r.targetP99} ms; bare ${fmt(r.bareRps, 0)} req/s)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+async function simulatedX(): Promise<void> {
+  const server = await startBenchServer({}, 'bench/lib/sim-bench-server.ts');
+  const ready = server.ready as { posts: number; buildMs: number; ids: string[] };
+  const headers = { authorization: 'Bearer bench' };
+  try {
+    const search = await sideBySide(
+      `${server.origin}/2/tweets/search/recent?query=${encodeURIComponent('#ManaBoard -is:retweet')}&max_results=100&tweet.fields=public_metrics,created_at,author_id,referenced_tweets&expansions=author_id&user.fields=created_at,public_metrics`,
+      `${server.origin}/bench/bare`,
+      { rounds, seconds, headers },
+    );
+    const lookup = await sideBySide(
+      `${server.origin}/2/tweets?ids=${ready.ids.join(',')}&tweet.fields=public_metrics,created_at,author_id`,
+      `${server.origin}/bench/bare`,
+      { rounds, seconds, headers },
+    );
+    console.log(
+      `simulated X, ${ready.posts} posts (world built in ${fmt(ready.buildMs / 1000)} s): ` +
+        `search pages of 100 ${fmt(search.targetRps, 0)}/s (${fmt(search.ratio)}× of its bare route), ` +
+        `lookup batches of 100 ids ${fmt(lookup.targetRps, 0)}/s (${fmt(lookup.ratio)}× of bare, ${fmt(lookup.bareRps, 0)} req/s)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+async function coldStart(): Promise<void> {
+  const starts: number[] = [];
+  const restarts: number[] = [];
+  const server = [process.execPath, tsxCli, path.join(repoRoot, 'apps/server/src/main.ts')];
+  for (let round = 0; round < rounds; round++) {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-cold-'));
+    try {
+      starts.push(await timeToFirst200(server, { DATA_DIR: dataDir }));
+      restarts.push(await timeToFirst200(server, { DATA_DIR: dataDir }));
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-cold-'));
+  let full: number;
+  try {
+    full = await timeToFirst200(['npm', 'start'], { DATA_DIR: dataDir });
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+  console.log(
+    `cold start, empty data dir → first 200 of /: server ${fmt(median(starts) / 1000)} s (median of ${rounds}); ` +
+      `restart on the same data ${fmt(median(restarts) / 1000)} s (cold is ${fmt(ratio(median(starts), median(restarts)))}× a restart); ` +
+      `whole \`npm start\` incl. web build ${fmt(full / 1000)} s`,
+  );
+}
+
+console.log(`Manaboard benchmarks — Node ${process.version}, ${os.cpus().length} cores`);
+const only = process.argv[2];
+if (!only || only === 'announcements') await announcementsThroughput();
+if (!only || only === 'x-sim') await simulatedX();
+if (!only || only === 'cold-start') await coldStart();

@@ -1,0 +1,95 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from './support/chromium';
+import { watchPageErrors } from './support/page-errors';
+import { startServer, type RunningServer } from './support/server';
+
+const widths = [375, 768, 1280, 1600] as const;
+const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
+
+describe.skipIf(!hasChromium)("What's New in the browser", () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    await fs.mkdir(screenshots, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it.each(widths)(
+    'opens from the page at %i px, shows the demo announcements and closes on Esc',
+    async (width) => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const errors = watchPageErrors(page);
+      try {
+        await page.goto(server.origin, { waitUntil: 'networkidle' });
+        await page.screenshot({ path: path.join(screenshots, `main-${width}.png`) });
+        await page.getByRole('button', { name: 'Updates' }).first().click();
+        const dialog = page.getByRole('dialog', { name: "What's New" });
+        await dialog.waitFor();
+        await dialog.getByText('Refer a friend, earn 50 Mana').waitFor();
+        const titles = await dialog.getByRole('heading', { level: 3 }).allTextContents();
+        expect(titles).toEqual([
+          'Refer a friend, earn 50 Mana',
+          'Weekly ranks reset every Monday',
+          'Welcome to Manaboard',
+        ]);
+        expect(await dialog.getByText('Season 2 rewards (draft)').count()).toBe(0);
+        // Long-form date, as SPEC §2 asks.
+        expect(await dialog.textContent()).toMatch(
+          /(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/,
+        );
+        expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+        await page.waitForTimeout(350);
+        await page.screenshot({ path: path.join(screenshots, `whats-new-${width}.png`) });
+
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  it('opens through window.openUpdatesModal and closes on a backdrop click', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchPageErrors(page);
+    try {
+      await page.goto(`${server.origin}/r/@someone`, { waitUntil: 'networkidle' });
+      await page.waitForFunction(
+        () => typeof (window as { openUpdatesModal?: unknown }).openUpdatesModal === 'function',
+      );
+      await page.evaluate(() => (window as unknown as { openUpdatesModal: () => void }).openUpdatesModal());
+      const dialog = page.getByRole('dialog', { name: "What's New" });
+      await dialog.getByRole('heading', { name: 'Welcome to Manaboard' }).waitFor();
+      await page.mouse.click(5, 5);
+      await dialog.waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('serves the app on every SPA route with no console errors', async () => {
+    for (const route of ['/', '/r/@someone', '/linked?error=access_denied', '/auth/callback']) {
+      const page = await browser.newPage();
+      const errors = watchPageErrors(page);
+      try {
+        const response = await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
+        expect(response?.status()).toBe(200);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,7 @@
+import { z } from 'zod';
+
+/** `GET /healthz` and `GET /readyz`. */
+export const healthResponseSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;

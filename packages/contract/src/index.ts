@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './envelopes';
+export * from './announcements';
+export * from './health';
+export * from './public-config';
