@@ -1,0 +1,122 @@
+import type {
+  MissingPost,
+  PostKind,
+  PostPage,
+  SocialAuthor,
+  SocialNetwork,
+  SocialPost,
+} from '../../social/social-network';
+import type { XApi } from './x-api';
+import type { XProblem, XTweet, XTweetList, XUser } from './x-schemas';
+
+/** X's Tweet → the port's post. Plain reposts are kept as kind 'repost' so callers can skip them. */
+export function toSocialPost(tweet: XTweet): SocialPost {
+  const ref = tweet.referenced_tweets?.[0];
+  const kind: PostKind =
+    ref?.type === 'retweeted'
+      ? 'repost'
+      : ref?.type === 'quoted'
+        ? 'quote'
+        : ref?.type === 'replied_to'
+          ? 'reply'
+          : 'original';
+  const m = tweet.public_metrics;
+  return {
+    id: tweet.id,
+    authorId: tweet.author_id ?? '',
+    text: tweet.text,
+    createdAt: new Date(tweet.created_at ?? 0),
+    kind,
+    referencedPostId: ref?.id ?? null,
+    conversationId: tweet.conversation_id ?? null,
+    metrics: {
+      likes: m?.like_count ?? 0,
+      replies: m?.reply_count ?? 0,
+      reposts: m?.retweet_count ?? 0,
+      quotes: m?.quote_count ?? 0,
+    },
+  };
+}
+
+/** X's User → the port's author. */
+export function toSocialAuthor(user: XUser): SocialAuthor {
+  return {
+    networkUserId: user.id,
+    handle: user.username,
+    displayName: user.name,
+    avatarUrl: user.profile_image_url ?? null,
+    createdAt: user.created_at ? new Date(user.created_at) : null,
+    followers: user.public_metrics?.followers_count ?? null,
+    protected: user.protected ?? false,
+  };
+}
+
+/** X's partial error → why a post is missing. */
+export function toMissingPost(problem: XProblem): MissingPost {
+  const id = problem.resource_id ?? problem.value ?? '';
+  const reason = problem.type.endsWith('/resource-not-found')
+    ? 'deleted'
+    : problem.type.endsWith('/not-authorized-for-resource')
+      ? 'protected'
+      : 'other';
+  return { id, reason, detail: problem.detail ?? problem.title };
+}
+
+function toPage(list: XTweetList): PostPage {
+  return {
+    posts: (list.data ?? []).map(toSocialPost),
+    authors: (list.includes?.users ?? []).map(toSocialAuthor),
+    newestId: list.meta?.newest_id ?? null,
+    nextCursor: list.meta?.next_token ?? null,
+  };
+}
+
+/** The X adapter of the social-network port. Nothing outside integrations/x sees X's shapes. */
+export class XSocialNetwork implements SocialNetwork {
+  readonly name = 'x' as const;
+  readonly metricsBatchSize = 100;
+
+  constructor(private readonly api: XApi) {}
+
+  async findPosts(
+    query: string,
+    options: { sinceId?: string; cursor?: string; startTime?: Date },
+  ): Promise<PostPage> {
+    return toPage(
+      await this.api.searchRecent({
+        query,
+        maxResults: 100,
+        ...(options.sinceId ? { sinceId: options.sinceId } : {}),
+        ...(options.cursor ? { paginationToken: options.cursor } : {}),
+        ...(options.startTime ? { startTime: options.startTime.toISOString() } : {}),
+      }),
+    );
+  }
+
+  async readMetrics(ids: readonly string[]): Promise<{ posts: SocialPost[]; missing: MissingPost[] }> {
+    const list = await this.api.lookupTweets(ids);
+    return { posts: (list.data ?? []).map(toSocialPost), missing: (list.errors ?? []).map(toMissingPost) };
+  }
+
+  async repostsOf(postId: string, cursor?: string) {
+    const list = await this.api.retweetedBy(postId, cursor);
+    return { authors: (list.data ?? []).map(toSocialAuthor), nextCursor: list.meta?.next_token ?? null };
+  }
+
+  async quotesOf(postId: string, cursor?: string): Promise<PostPage> {
+    return toPage(await this.api.quoteTweets(postId, cursor));
+  }
+
+  async likedBy(memberNetworkUserId: string, memberToken: string, cursor?: string): Promise<PostPage> {
+    return toPage(await this.api.likedTweets(memberNetworkUserId, memberToken, cursor));
+  }
+
+  async authorByHandle(handle: string): Promise<SocialAuthor | null> {
+    const answer = await this.api.userByUsername(handle.replace(/^@/, ''));
+    return answer.data ? toSocialAuthor(answer.data) : null;
+  }
+
+  postUrl(handle: string, postId: string): string {
+    return `https://x.com/${encodeURIComponent(handle)}/status/${encodeURIComponent(postId)}`;
+  }
+}

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { XApiError } from './x-errors';
+import type { CallRecord, XEndpoint } from './x-http';
+import { addUsage, usageSince, type UsageRow } from './x-budget.repository';
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const monthStart = (ms: number) => `${new Date(ms).toISOString().slice(0, 7)}-01`;
+
+/**
+ * The X budget ledger: every call and the reads it returned, per endpoint per UTC day, stored so an operator
+ * sees what the programme costs. With a monthly read cap, calls are refused (XApiError kind 'budget') once the
+ * month's reads reach it.
+ */
+export class XBudget {
+  private monthKey = '';
+  private monthReads = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly monthlyReadCap: number | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Hook for XHttp: refuses a call when the month's cap is spent. */
+  readonly beforeCall = async (endpoint: XEndpoint): Promise<void> => {
+    if (this.monthlyReadCap === undefined) return;
+    await this.syncMonth();
+    if (this.monthReads >= this.monthlyReadCap) {
+      throw new XApiError(
+        endpoint,
+        0,
+        `monthly read cap of ${this.monthlyReadCap} reached (X_MONTHLY_READ_CAP); calls resume next month`,
+        'budget',
+      );
+    }
+  };
+
+  /** Hook for XHttp: writes the call to the ledger. */
+  readonly afterCall = async (record: CallRecord): Promise<void> => {
+    const now = this.now();
+    await this.syncMonth();
+    this.monthReads += record.reads;
+    await addUsage(this.db, {
+      day: utcDay(now),
+      endpoint: record.endpoint,
+      reads: record.reads,
+      failed: record.status >= 400,
+      now: new Date(now),
+    });
+  };
+
+  /** This month's lines, for the operator. */
+  async thisMonth(): Promise<{ lines: UsageRow[]; reads: number; cap: number | undefined }> {
+    const lines = await usageSince(this.db, monthStart(this.now()));
+    return { lines, reads: lines.reduce((sum, l) => sum + l.reads, 0), cap: this.monthlyReadCap };
+  }
+
+  private async syncMonth(): Promise<void> {
+    const key = monthStart(this.now());
+    if (key === this.monthKey) return;
+    const lines = await usageSince(this.db, key);
+    this.monthKey = key;
+    this.monthReads = lines.reduce((sum, l) => sum + l.reads, 0);
+  }
+}

@@ -1,0 +1,168 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { World } from '@manaboard/x-sim';
+import type { DatabaseHandle } from '../../db/database';
+import { openTestDatabase } from '../../test/test-database';
+import { startSimulatedX } from '../../test/simulated-x';
+import { createXClient } from './x-client';
+import { XApiError } from './x-errors';
+import { XHttp } from './x-http';
+import { xTweetListSchema } from './x-schemas';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const HOUR = 3_600_000;
+
+function smallWorld() {
+  const world = new World(NOW - 2 * 24 * HOUR);
+  const hq = world.createUser({ username: 'ManaHQ', official: true });
+  const ann = world.createUser({ username: 'ann', followers: 40 });
+  const posts = [];
+  for (let i = 0; i < 25; i++) {
+    posts.push(world.createPost(ann.id, `post ${i} about #ManaBoard`));
+    world.advance(HOUR);
+  }
+  const official = world.createPost(hq.id, 'official #ManaBoard news');
+  world.repost(ann.id, official.id);
+  world.advance(NOW - world.now());
+  return { world, ann, hq, posts, official };
+}
+
+describe('the X client against the simulated X', () => {
+  let database: DatabaseHandle;
+  let sim: Awaited<ReturnType<typeof startSimulatedX>>;
+  let fixture: ReturnType<typeof smallWorld>;
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  afterEach(async () => {
+    await sim?.close();
+  });
+
+  async function setup(options: { rateLimitScale?: number; cap?: number; db?: DatabaseHandle } = {}) {
+    fixture = smallWorld();
+    sim = await startSimulatedX(fixture.world, options);
+    const config = { ...sim.config, monthlyReadCap: options.cap };
+    return createXClient(config, (options.db ?? database).db, {
+      clock: fixture.world.clock.asClientClock(),
+      random: () => 0.5,
+    });
+  }
+
+  it('pages through a search and maps posts and authors onto the port', async () => {
+    const x = await setup();
+    const ids: string[] = [];
+    for await (const page of x.api.searchRecentPages({ query: '#ManaBoard -is:retweet', maxResults: 10 })) {
+      ids.push(...(page.data ?? []).map((t) => t.id));
+    }
+    expect(ids).toHaveLength(26);
+    expect(new Set(ids).size).toBe(26);
+    const page = await x.network.findPosts('#ManaBoard -is:retweet', {});
+    expect(page.posts[0]).toMatchObject({
+      id: fixture.official.id,
+      kind: 'original',
+      metrics: { reposts: 1 },
+    });
+    expect(page.authors.map((a) => a.handle).sort()).toEqual(['ManaHQ', 'ann']);
+    expect(x.network.postUrl('ann', '123')).toBe('https://x.com/ann/status/123');
+  });
+
+  it('reports deleted and protected posts instead of dropping them', async () => {
+    const x = await setup();
+    const [a, b] = fixture.posts;
+    fixture.world.deletePost(a?.id ?? '');
+    const other = fixture.world.createUser({ username: 'secretive' });
+    const hidden = fixture.world.createPost(other.id, 'psst #ManaBoard');
+    fixture.world.protectUser(other.id);
+    const result = await x.network.readMetrics([a?.id ?? '', b?.id ?? '', hidden.id]);
+    expect(result.posts.map((p) => p.id)).toEqual([b?.id]);
+    expect(result.missing.map((m) => [m.id, m.reason])).toEqual([
+      [a?.id, 'deleted'],
+      [hidden.id, 'protected'],
+    ]);
+  });
+
+  it('waits for the rate-limit reset when the window is spent, then resumes', async () => {
+    const x = await setup({ rateLimitScale: 2 / 3500 });
+    const id = fixture.posts[0]?.id ?? '';
+    await x.api.lookupTweets([id]);
+    await x.api.lookupTweets([id]);
+    const before = fixture.world.now();
+    const third = await x.api.lookupTweets([id]);
+    expect(third.data?.[0]?.id).toBe(id);
+    expect(fixture.world.now() - before).toBeGreaterThanOrEqual(15 * 60 * 1000);
+  });
+
+  it('sits out a 429 storm and retries 5xx and dropped connections with backoff', async () => {
+    const x = await setup();
+    const id = fixture.posts[1]?.id ?? '';
+    sim.faults.rateLimitStorm('tweets', 3);
+    expect((await x.api.lookupTweets([id])).data?.[0]?.id).toBe(id);
+    sim.faults.serverErrors('tweets', 2, 503).dropConnections('tweets', 1);
+    expect((await x.api.lookupTweets([id])).data?.[0]?.id).toBe(id);
+    sim.faults.serverErrors('tweets', 10, 502);
+    const error = await x.api.lookupTweets([id]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(XApiError);
+    expect(error).toMatchObject({ endpoint: 'tweets', status: 502 });
+  });
+
+  it("surfaces X's own message for bad requests and a typed error for odd bodies", async () => {
+    const x = await setup();
+    const bad = await x.api.searchRecent({ query: '(unbalanced' }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(XApiError);
+    expect((bad as XApiError).status).toBe(400);
+    expect((bad as XApiError).message).toContain('unbalanced parenthesis');
+
+    const http = new XHttp({
+      baseUrl: sim.address,
+      timeoutMs: 2_000,
+      clock: fixture.world.clock.asClientClock(),
+    });
+    const odd = await http
+      .get('tweets', '/assets/sign-in.css', {}, 'token', xTweetListSchema, () => 0)
+      .catch((e: unknown) => e);
+    expect(odd).toMatchObject({ kind: 'invalid-body', endpoint: 'tweets' });
+  });
+
+  it('gives up on time-outs with a typed error', async () => {
+    const x = await setup();
+    const http = new XHttp({
+      baseUrl: sim.address,
+      timeoutMs: 100,
+      clock: fixture.world.clock.asClientClock(),
+      maxRetries: 1,
+    });
+    sim.faults.slowAnswers('tweets', 5, 400);
+    const error = await http
+      .get(
+        'tweets',
+        `/2/tweets`,
+        { ids: fixture.posts[0]?.id },
+        sim.config.bearerToken,
+        xTweetListSchema,
+        () => 0,
+      )
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'timeout', status: 0 });
+    void x;
+  });
+
+  it('keeps a budget ledger and refuses calls past the monthly read cap', async () => {
+    const own = await openTestDatabase('pglite');
+    onTestFinished(() => own.close());
+    const x = await setup({ cap: 30, db: own });
+    await x.api.searchRecent({ query: '#ManaBoard', maxResults: 20 });
+    await x.api.searchRecent({ query: '#ManaBoard', maxResults: 10 });
+    const refused = await x.api
+      .searchRecent({ query: '#ManaBoard', maxResults: 10 })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ kind: 'budget' });
+    const month = await x.budget.thisMonth();
+    const search = month.lines.find((l) => l.endpoint === 'search/recent');
+    expect(search).toMatchObject({ day: '2026-11-22', calls: 2, reads: 30 });
+    expect(month.reads).toBe(30);
+    expect(month.cap).toBe(30);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The social-network port (DESIGN §8). The engine, rules, ledger and API see only these types; each network
+ * (X now, Bluesky later) is an adapter that maps its own shapes onto them.
+ */
+
+export type NetworkName = 'x' | 'bluesky';
+
+/** A person on the network, as far as the programme cares. */
+export type SocialAuthor = {
+  networkUserId: string;
+  handle: string;
+  displayName: string;
+  avatarUrl: string | null;
+  createdAt: Date | null;
+  followers: number | null;
+  protected: boolean;
+};
+
+export type PostKind = 'original' | 'quote' | 'reply' | 'repost';
+
+export type PostMetrics = { likes: number; replies: number; reposts: number; quotes: number };
+
+export type SocialPost = {
+  id: string;
+  authorId: string;
+  text: string;
+  createdAt: Date;
+  kind: PostKind;
+  /** The post quoted, replied to or reposted, when kind is not 'original'. */
+  referencedPostId: string | null;
+  conversationId: string | null;
+  metrics: PostMetrics;
+};
+
+/** Why a post asked for by id did not come back. */
+export type MissingPost = { id: string; reason: 'deleted' | 'protected' | 'other'; detail: string };
+
+export type PostPage = {
+  posts: SocialPost[];
+  authors: SocialAuthor[];
+  /** Newest id of this search run, to resume from next time (X since_id / Bluesky cursor). */
+  newestId: string | null;
+  nextCursor: string | null;
+};
+
+export type Interaction = { memberNetworkUserId: string; postId: string; kind: 'like' | 'reply' | 'repost' };
+
+/** The operations the programme needs from a network. */
+export interface SocialNetwork {
+  readonly name: NetworkName;
+  /** One page of posts matching the programme's query, newer than `sinceId`. */
+  findPosts(
+    query: string,
+    options: { sinceId?: string; cursor?: string; startTime?: Date },
+  ): Promise<PostPage>;
+  /** Current metrics of up to `metricsBatchSize` posts; the missing ones say why. */
+  readMetrics(ids: readonly string[]): Promise<{ posts: SocialPost[]; missing: MissingPost[] }>;
+  readonly metricsBatchSize: number;
+  /** Members who reposted an official post (one page). */
+  repostsOf(postId: string, cursor?: string): Promise<{ authors: SocialAuthor[]; nextCursor: string | null }>;
+  /** Quotes of an official post (one page). */
+  quotesOf(postId: string, cursor?: string): Promise<PostPage>;
+  /** Posts a member liked, read with the member's own credentials (one page). */
+  likedBy(memberNetworkUserId: string, memberToken: string, cursor?: string): Promise<PostPage>;
+  /** Looks a handle up. */
+  authorByHandle(handle: string): Promise<SocialAuthor | null>;
+  /** The public URL of a post. */
+  postUrl(handle: string, postId: string): string;
+}

@@ -1,0 +1,69 @@
+import type { LimitedEndpoint } from './rate-limits';
+
+type Target = LimitedEndpoint | '*';
+type Plan =
+  | { kind: 'rate-limit' }
+  | { kind: 'server-error'; status: number }
+  | { kind: 'slow'; ms: number }
+  | { kind: 'drop' }
+  | { kind: 'partial' };
+type Fault = Plan & { target: Target; remaining: number };
+
+/** What happens to one call. */
+export type FaultDecision = Plan | { kind: 'none' };
+
+/**
+ * Faults on demand: the next N calls of an endpoint (or of every endpoint, '*') answer 429 (a storm), fail
+ * with a 5xx, answer slowly, lose their connection, or (tweet lookup) report every second id as not found
+ * although it exists, as X's partial errors sometimes do. Deleted posts, protected or suspended authors and
+ * renamed handles are states of the world instead (World.deletePost, protectUser, suspendUser, rename).
+ * Faults are used up in the order they were planned.
+ */
+export class Faults {
+  private queue: Fault[] = [];
+
+  rateLimitStorm(target: Target, calls: number): this {
+    return this.plan({ kind: 'rate-limit' }, target, calls);
+  }
+
+  serverErrors(target: Target, calls: number, status = 503): this {
+    return this.plan({ kind: 'server-error', status }, target, calls);
+  }
+
+  slowAnswers(target: Target, calls: number, ms: number): this {
+    return this.plan({ kind: 'slow', ms }, target, calls);
+  }
+
+  dropConnections(target: Target, calls: number): this {
+    return this.plan({ kind: 'drop' }, target, calls);
+  }
+
+  partialErrors(target: Target, calls: number): this {
+    return this.plan({ kind: 'partial' }, target, calls);
+  }
+
+  /** Forgets every planned fault. */
+  clear(): void {
+    this.queue = [];
+  }
+
+  /** How many faulty calls are still planned. */
+  pending(): number {
+    return this.queue.reduce((sum, f) => sum + f.remaining, 0);
+  }
+
+  /** The fault for this call, if any (each fault is used up call by call). */
+  next(endpoint: LimitedEndpoint): FaultDecision {
+    const fault = this.queue.find((f) => f.target === '*' || f.target === endpoint);
+    if (!fault) return { kind: 'none' };
+    fault.remaining--;
+    if (fault.remaining <= 0) this.queue = this.queue.filter((f) => f !== fault);
+    const { target: _target, remaining: _remaining, ...decision } = fault;
+    return decision;
+  }
+
+  private plan(plan: Plan, target: Target, calls: number): this {
+    if (calls > 0) this.queue.push({ ...plan, target, remaining: calls });
+    return this;
+  }
+}
