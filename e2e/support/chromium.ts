@@ -7,9 +7,9 @@ export const hasChromium = fs.existsSync(chromiumPath);
 const inCi = process.env.CI === 'true';
 
 if (!hasChromium) {
-  const message = `browser tests skipped: no Chromium at ${chromiumPath} (apt-get install chromium)`;
+  const message = 'browser tests skipped: no Chromium (apt-get install chromium)';
   if (inCi) throw new Error(`${message} — CI must run them`);
-  console.warn(message);
+  console.warn(`${message}\n  (looked for ${chromiumPath}; set CHROMIUM_PATH to use another)`);
 }
 
 /** Flags that work here as root, offline: no sandbox, no GPU, no background calls to Google. */

@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { migrateToLatest } from './db/migrate';
 import { openConfiguredDatabase } from './db/open-from-config';
-import { seedDemoAnnouncements } from './modules/announcements/demo-seed';
+import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
 
 /** Starts the server: configuration, database and migrations, demo content on a fresh database, then listen. */
 async function main(): Promise<void> {
@@ -19,9 +19,11 @@ async function main(): Promise<void> {
     },
     'database ready',
   );
-  if (migration.freshDatabase && config.seedDemo) {
-    const added = await seedDemoAnnouncements(database.db);
-    log.info({ announcements: added }, 'empty database: demo content added (SEED_DEMO=false skips this)');
+  if (config.seedDemo) {
+    const added = await seedDemoIfEmpty(database.db);
+    if (added > 0) {
+      log.info({ announcements: added }, 'empty database: demo content added (SEED_DEMO=false skips this)');
+    }
   }
 
   let closing = false;

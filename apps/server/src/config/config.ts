@@ -19,6 +19,16 @@ const originList = z
   )
   .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)));
 
+const handleList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().replace(/^@/, ''))
+      .filter((item) => item.length > 0),
+  )
+  .pipe(z.array(z.string().regex(/^[A-Za-z0-9_]{1,15}$/, 'must be X handles (1–15 letters, digits, _)')));
+
 /**
  * Every environment variable the server reads. Documented one by one in docs/configuration.md and
  * .env.example; nothing else in the server reads process.env.
@@ -53,9 +63,23 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9+/=_-]{43,88}$/, 'must be 32 bytes, base64 or hex (openssl rand -base64 32)')
     .optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_APPLY_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_IP_FACTOR: z.coerce.number().int().min(1).default(10),
+  OFFICIAL_HANDLES: handleList.default(['ManaboardHQ', 'ManaboardDev']),
+  RESERVED_HANDLES: handleList.default([]),
+  REFERRAL_REWARD_MANA: z.coerce.number().int().min(0).max(1_000_000).default(50),
+  REFERRAL_MIN_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(10_000).default(30),
+  REFERRAL_MIN_FOLLOWERS: z.coerce.number().int().min(0).default(10),
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/** Every variable the server reads (a test holds .env.example and docs/configuration.md to this list). */
+export const configVariableNames = Object.keys(envSchema.shape);
 
 /** The server's configuration, parsed once at start-up. */
 export type Config = {
@@ -79,6 +103,30 @@ export type Config = {
   tokenEncryptionKey: string | undefined;
   /** Key for CSRF tokens; when absent one is generated once and kept in the database. */
   csrfSecret: string | undefined;
+  /** Shared rate-limit counters for several API processes; per-process memory when absent. */
+  redisUrl: string | undefined;
+  rateLimits: RateLimitConfig;
+  referrals: ReferralConfig;
+};
+
+/** Requests per minute per browser id for each route class; an IP gets `ipFactor` times as many (NAT). */
+export type RateLimitConfig = {
+  token: number;
+  auth: number;
+  apply: number;
+  read: number;
+  ipFactor: number;
+};
+
+/** The referral rules' numbers (DESIGN §4), all operator configuration. */
+export type ReferralConfig = {
+  rewardMana: number;
+  minAccountAgeDays: number;
+  minFollowers: number;
+  /** The programme's own X accounts: never a referrer (they also count as reserved). */
+  officialHandles: string[];
+  /** Further handles nobody may use as a referrer. */
+  reservedHandles: string[];
 };
 
 /**
@@ -154,6 +202,21 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     x: xConfig(e, publicOrigin),
     tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
     csrfSecret: e.CSRF_SECRET,
+    redisUrl: e.REDIS_URL,
+    rateLimits: {
+      token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
+      auth: e.RATE_LIMIT_AUTH_PER_MINUTE,
+      apply: e.RATE_LIMIT_APPLY_PER_MINUTE,
+      read: e.RATE_LIMIT_READ_PER_MINUTE,
+      ipFactor: e.RATE_LIMIT_IP_FACTOR,
+    },
+    referrals: {
+      rewardMana: e.REFERRAL_REWARD_MANA,
+      minAccountAgeDays: e.REFERRAL_MIN_ACCOUNT_AGE_DAYS,
+      minFollowers: e.REFERRAL_MIN_FOLLOWERS,
+      officialHandles: e.OFFICIAL_HANDLES,
+      reservedHandles: e.RESERVED_HANDLES,
+    },
   };
 }
 

@@ -34,6 +34,15 @@ export function findAll(db: Db): Promise<AnnouncementRow[]> {
   return db.selectFrom('announcements').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
 }
 
+/** How many announcements exist, whatever their status. */
+export async function countAll(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('announcements')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 export function findById(db: Db, id: string): Promise<AnnouncementRow | undefined> {
   return db.selectFrom('announcements').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -97,6 +97,8 @@ describe.each(testDatabaseKinds())('GET /api/public/announcements on %s', (kind)
     const again = await get('', { 'if-none-match': String(etag) });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    const weakened = await get('', { 'if-none-match': `"other", W/${String(etag)}` });
+    expect(weakened.statusCode).toBe(304);
     const stale = await get('', { 'if-none-match': '"something-else"' });
     expect(stale.statusCode).toBe(200);
   });

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { announcementsQuerySchema } from '@manaboard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { ifNoneMatchHits } from '../../http/etag';
 import { listPublished } from './announcements.service';
 
 /**
@@ -48,7 +49,7 @@ export const announcementsRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; 
       void reply
         .header('Cache-Control', 'public, max-age=30, stale-while-revalidate=300')
         .header('ETag', etag);
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(json);
     },
   );

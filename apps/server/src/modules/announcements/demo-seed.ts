@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { announcementInputSchema, announcementStatusSchema } from '@manaboard/contract';
 import { paths } from '../../config/config';
 import type { Database } from '../../db/schema';
-import { insertAnnouncement } from './announcements.repository';
+import { countAll, insertAnnouncement } from './announcements.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -50,4 +50,14 @@ export async function seedDemoAnnouncementsDetailed(
     if (added) inserted++;
   }
   return { added: inserted, total: file.announcements.length };
+}
+
+/**
+ * The demo content of a first start: written only when the database holds no announcement at all, so a
+ * database first migrated by `npm run db:migrate` or the CLI still gets it, and an operator's own content is
+ * never mixed with the demo's. Returns how many were added.
+ */
+export async function seedDemoIfEmpty(db: Kysely<Database>, now = new Date()): Promise<number> {
+  if ((await countAll(db)) > 0) return 0;
+  return seedDemoAnnouncements(db, now);
 }
