@@ -59,6 +59,14 @@ export async function guard(
     reply.raw.destroy();
     return undefined;
   }
+  if (fault.kind === 'cut') {
+    // Headers and half a body, then the connection is gone: the client must not take the half for an answer.
+    await reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': '4096' });
+    reply.raw.write('{"data":[{"id":"1","text":"cut sh');
+    setTimeout(() => reply.raw.destroy(), 20);
+    return undefined;
+  }
   if (fault.kind === 'server-error') {
     await serverError(reply, fault.status);
     return undefined;

@@ -6,6 +6,7 @@ type Plan =
   | { kind: 'server-error'; status: number }
   | { kind: 'slow'; ms: number }
   | { kind: 'drop' }
+  | { kind: 'cut' }
   | { kind: 'partial' };
 type Fault = Plan & { target: Target; remaining: number };
 
@@ -14,7 +15,7 @@ export type FaultDecision = Plan | { kind: 'none' };
 
 /**
  * Faults on demand: the next N calls of an endpoint (or of every endpoint, '*') answer 429 (a storm), fail
- * with a 5xx, answer slowly, lose their connection, or (tweet lookup) report every second id as not found
+ * with a 5xx, answer slowly, lose their connection (before the answer or halfway through its body), or (tweet lookup) report every second id as not found
  * although it exists, as X's partial errors sometimes do. Deleted posts, protected or suspended authors and
  * renamed handles are states of the world instead (World.deletePost, protectUser, suspendUser, rename).
  * Faults are used up in the order they were planned.
@@ -36,6 +37,11 @@ export class Faults {
 
   dropConnections(target: Target, calls: number): this {
     return this.plan({ kind: 'drop' }, target, calls);
+  }
+
+  /** Answers 200 with its headers, then loses the connection halfway through the body. */
+  cutBodies(target: Target, calls: number): this {
+    return this.plan({ kind: 'cut' }, target, calls);
   }
 
   partialErrors(target: Target, calls: number): this {

@@ -19,6 +19,18 @@ export type SearchParams = {
   paginationToken?: string;
 };
 
+/** Follows X's `meta.next_token` from the first page to the last, one call per page. */
+async function* pages<P extends { meta?: { next_token?: string | undefined } | undefined }>(
+  fetchPage: (paginationToken: string | undefined) => Promise<P>,
+): AsyncGenerator<P> {
+  let paginationToken: string | undefined;
+  do {
+    const page = await fetchPage(paginationToken);
+    yield page;
+    paginationToken = page.meta?.next_token;
+  } while (paginationToken);
+}
+
 const countData = (body: { data?: unknown[] | undefined }) => body.data?.length ?? 0;
 
 /**
@@ -53,13 +65,25 @@ export class XApi {
   }
 
   /** Every page of a search, in order (newest first, as X pages). */
-  async *searchRecentPages(params: Omit<SearchParams, 'paginationToken'>): AsyncGenerator<XTweetList> {
-    let paginationToken: string | undefined;
-    do {
-      const page = await this.searchRecent({ ...params, ...(paginationToken ? { paginationToken } : {}) });
-      yield page;
-      paginationToken = page.meta?.next_token;
-    } while (paginationToken);
+  searchRecentPages(params: Omit<SearchParams, 'paginationToken'>): AsyncGenerator<XTweetList> {
+    return pages((paginationToken) =>
+      this.searchRecent({ ...params, ...(paginationToken ? { paginationToken } : {}) }),
+    );
+  }
+
+  /** Every page of the users who reposted a tweet. */
+  retweetedByPages(tweetId: string): AsyncGenerator<XUserList> {
+    return pages((token) => this.retweetedBy(tweetId, token));
+  }
+
+  /** Every page of the quotes of a tweet. */
+  quoteTweetsPages(tweetId: string): AsyncGenerator<XTweetList> {
+    return pages((token) => this.quoteTweets(tweetId, token));
+  }
+
+  /** Every page of a member's likes, read with the member's own token. */
+  likedTweetsPages(userId: string, userToken: string): AsyncGenerator<XTweetList> {
+    return pages((token) => this.likedTweets(userId, userToken, token));
   }
 
   /** `GET /2/tweets?ids=` — at most 100 ids; deleted and protected tweets come back as partial errors. */

@@ -108,6 +108,46 @@ describe('the X client against the simulated X', () => {
     expect(error).toMatchObject({ endpoint: 'tweets', status: 502 });
   });
 
+  it('retries a connection lost halfway through a body instead of taking the half for an answer', async () => {
+    const x = await setup();
+    const id = fixture.posts[2]?.id ?? '';
+    sim.faults.cutBodies('tweets', 2);
+    expect((await x.api.lookupTweets([id])).data?.[0]?.id).toBe(id);
+    expect(sim.faults.pending()).toBe(0);
+  });
+
+  it('surfaces partial errors beside the data: every asked id comes back as a post or a missing one', async () => {
+    const x = await setup();
+    const ids = fixture.posts.slice(0, 6).map((p) => p.id);
+    sim.faults.partialErrors('tweets', 1);
+    const result = await x.network.readMetrics(ids);
+    expect(result.missing.length).toBeGreaterThan(0);
+    expect(result.posts.length).toBeGreaterThan(0);
+    expect([...result.posts.map((p) => p.id), ...result.missing.map((m) => m.id)].sort()).toEqual(
+      [...ids].sort(),
+    );
+  });
+
+  it('pages reposters, quotes and likes through to the last page', async () => {
+    const x = await setup();
+    const { world, official } = fixture;
+    for (let i = 0; i < 130; i++) {
+      const fan = world.createUser({ username: `fan${i}` });
+      world.repost(fan.id, official.id);
+      if (i < 12) world.quote(fan.id, official.id, `quoting ${i} #ManaBoard`);
+    }
+    const reposters: string[] = [];
+    for await (const page of x.api.retweetedByPages(official.id)) {
+      reposters.push(...(page.data ?? []).map((u) => u.id));
+    }
+    expect(reposters).toHaveLength(131);
+    expect(new Set(reposters).size).toBe(131);
+    const quotes: string[] = [];
+    for await (const page of x.api.quoteTweetsPages(official.id))
+      quotes.push(...(page.data ?? []).map((t) => t.id));
+    expect(quotes).toHaveLength(12);
+  });
+
   it("surfaces X's own message for bad requests and a typed error for odd bodies", async () => {
     const x = await setup();
     const bad = await x.api.searchRecent({ query: '(unbalanced' }).catch((e: unknown) => e);

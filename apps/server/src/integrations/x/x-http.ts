@@ -87,11 +87,15 @@ export class XHttp {
       await this.waitForWindow(windowKey);
       await this.options.beforeCall?.(endpoint);
       let response: Response;
+      let text: string;
       try {
+        // The time-out covers the whole answer, body included: a connection lost halfway through the body is
+        // a failed call (retried), never a short answer.
         response = await this.options.fetch(url, {
           headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
           signal: AbortSignal.timeout(this.options.timeoutMs),
         });
+        text = await response.text();
       } catch (error) {
         const timedOut =
           error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
@@ -108,7 +112,6 @@ export class XHttp {
       }
 
       this.recordWindow(windowKey, response.headers);
-      const text = await response.text().catch(() => '');
 
       if (response.status === 429) {
         await this.options.afterCall?.({ endpoint, status: 429, reads: 0 });
