@@ -3,3 +3,4 @@ export * from './envelopes';
 export * from './announcements';
 export * from './health';
 export * from './public-config';
+export * from './referrals';

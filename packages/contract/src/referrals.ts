@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { referralOk } from './envelopes';
+
+/**
+ * The referral service of SPEC §7 (envelope `{ok, data, error}`): linking a social account, the member's
+ * account, the referral link, status, stats and apply. Server and web both use these schemas.
+ */
+
+/** X's handle rules: 1–15 of letters, digits and underscore. */
+export const HANDLE_PATTERN = /^[A-Za-z0-9_]{1,15}$/;
+
+/**
+ * A handle as a member types or links it: surrounding spaces and one leading @ dropped. Case is kept for
+ * display; comparisons are case-insensitive. Returns '' for blank input. Look-alike characters (full-width @,
+ * Cyrillic letters…) are not folded: they fail HANDLE_PATTERN and so never match a real handle.
+ */
+export function normaliseHandle(input: string): string {
+  const trimmed = input.trim();
+  return trimmed.startsWith('@') ? trimmed.slice(1).trim() : trimmed;
+}
+
+/** A handle shown to users: always with one leading @. */
+export function displayHandle(handle: string): string {
+  const bare = normaliseHandle(handle);
+  return bare ? `@${bare}` : '';
+}
+
+/** Where the server may send the browser after linking: the public origin plus one of these paths. */
+export const AUTH_RETURN_PATHS = ['/auth/callback', '/linked'] as const;
+
+/** `POST /auth/twitter/start` body. */
+export const authStartRequestSchema = z.strictObject({
+  redirectAfter: z.string().min(1).max(2048),
+  referrerSlug: z.string().max(64).optional(),
+});
+export type AuthStartRequest = z.infer<typeof authStartRequestSchema>;
+
+/** `POST /auth/twitter/start` → `data.authorizeUrl` (the browser is sent there). */
+export const authStartResponseSchema = referralOk(z.object({ authorizeUrl: z.url() }));
+
+/** `GET /me/account` → `{connected, handle, avatarUrl}`; not linked → `connected:false`, nulls. */
+export const accountInfoSchema = z.object({
+  connected: z.boolean(),
+  handle: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+});
+export type AccountInfo = z.infer<typeof accountInfoSchema>;
+export const accountResponseSchema = referralOk(accountInfoSchema);
+
+/** `POST /me/unlink {}` (beyond the spec) → `{unlinked}`. */
+export const unlinkResponseSchema = referralOk(z.object({ unlinked: z.boolean() }));
+
+/** `POST /referrals/link {}` → `{slug, url}`: slug is the member's handle, url `{origin}/r/@{handle}`. */
+export const referralLinkResponseSchema = referralOk(z.object({ slug: z.string(), url: z.url() }));
+
+export const referralStatusValueSchema = z.enum(['not_referred', 'already_referred']);
+/** `GET /referrals/status` → `{status, referrerHandle}`. */
+export const referralStatusSchema = z.object({
+  status: referralStatusValueSchema,
+  referrerHandle: z.string().nullable(),
+});
+export type ReferralStatus = z.infer<typeof referralStatusSchema>;
+export const referralStatusResponseSchema = referralOk(referralStatusSchema);
+
+/** `GET /referrals/stats` → `{refereeCount}`. */
+export const referralStatsResponseSchema = referralOk(z.object({ refereeCount: z.number().int().min(0) }));
+
+/** `POST /referrals/apply` body: the handle as typed (a leading @ is stripped, case-insensitive). */
+export const applyReferralRequestSchema = z.strictObject({ referrerHandle: z.string().max(64) });
+export type ApplyReferralRequest = z.infer<typeof applyReferralRequestSchema>;
+
+/** `POST /referrals/apply` → `{referrerHandle}` of the referrer now applied. */
+export const applyReferralResponseSchema = referralOk(z.object({ referrerHandle: z.string() }));
+
+/** An empty JSON object: the body of writes that take no input (`/referrals/link`, `/me/unlink`). */
+export const emptyBodySchema = z.strictObject({});
