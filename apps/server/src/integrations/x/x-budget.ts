@@ -64,3 +64,30 @@ export class XBudget {
     this.monthReads = lines.reduce((sum, l) => sum + l.reads, 0);
   }
 }
+
+/** The month's X usage as the operator reads it: one line per endpoint, then the total against the cap. */
+export function formatUsageReport(month: {
+  lines: UsageRow[];
+  reads: number;
+  cap: number | undefined;
+}): string {
+  const byEndpoint = new Map<string, { calls: number; reads: number; failures: number }>();
+  for (const line of month.lines) {
+    const sum = byEndpoint.get(line.endpoint) ?? { calls: 0, reads: 0, failures: 0 };
+    sum.calls += line.calls;
+    sum.reads += line.reads;
+    sum.failures += line.failures;
+    byEndpoint.set(line.endpoint, sum);
+  }
+  const rows = [...byEndpoint].sort(([a], [b]) => a.localeCompare(b));
+  const body = rows.map(
+    ([endpoint, s]) => `  ${endpoint.padEnd(20)} ${s.calls} calls, ${s.reads} reads, ${s.failures} failed`,
+  );
+  const cap =
+    month.cap === undefined ? '(no monthly cap: X_MONTHLY_READ_CAP is unset)' : `of a cap of ${month.cap}`;
+  return [
+    'X usage this month (UTC):',
+    ...(body.length > 0 ? body : ['  no calls yet']),
+    `  total: ${month.reads} reads ${cap}`,
+  ].join('\n');
+}

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase } from '../../test/test-database';
 import { startSimulatedX } from '../../test/simulated-x';
 import { createXClient } from './x-client';
+import { formatUsageReport } from './x-budget';
 import { XApiError } from './x-errors';
 import { XHttp } from './x-http';
 import { xTweetListSchema } from './x-schemas';
@@ -204,5 +205,8 @@ describe('the X client against the simulated X', () => {
     expect(search).toMatchObject({ day: '2026-11-22', calls: 2, reads: 30 });
     expect(month.reads).toBe(30);
     expect(month.cap).toBe(30);
+    const report = formatUsageReport(month);
+    expect(report).toMatch(/search\/recent\s+2 calls, 30 reads, 0 failed/);
+    expect(report).toContain('total: 30 reads of a cap of 30');
   });
 });
