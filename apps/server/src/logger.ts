@@ -11,6 +11,14 @@ export const redactedHeaders = [
 ] as const;
 
 /**
+ * X's return to our callback carries the authorization code and state in the query: one-time secrets, but
+ * secrets all the same, so request logs show them censored.
+ */
+export function redactOAuthQuery(url: string): string {
+  return url.replace(/([?&](?:code|state)=)[^&#]*/g, '$1[redacted]');
+}
+
+/**
  * pino options for Fastify: request logs carry method, url, a few headers and the client address, with every
  * secret header censored wherever it appears.
  */
@@ -30,7 +38,7 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
       req(request) {
         return {
           method: request.method,
-          url: request.url,
+          url: redactOAuthQuery(request.url),
           headers: request.headers,
           remoteAddress: request.ip,
         };

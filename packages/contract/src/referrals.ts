@@ -74,3 +74,26 @@ export const applyReferralResponseSchema = referralOk(z.object({ referrerHandle:
 
 /** An empty JSON object: the body of writes that take no input (`/referrals/link`, `/me/unlink`). */
 export const emptyBodySchema = z.strictObject({});
+
+/**
+ * `error=` values the server puts on `redirectAfter` when linking fails: the member cancelled at X, the state
+ * was unknown or already used, the attempt was older than 10 minutes, or X refused the code exchange.
+ */
+export const AUTH_CALLBACK_ERRORS = [
+  'access_denied',
+  'invalid_state',
+  'state_expired',
+  'exchange_failed',
+] as const;
+export type AuthCallbackError = (typeof AUTH_CALLBACK_ERRORS)[number];
+
+/**
+ * Query keys on `redirectAfter` after a successful link: `referral_applied=true` with `referrer_handle`, or
+ * `referral_error=<catalogue code>` when the referrer given at the start was refused (the account is linked).
+ */
+export const AUTH_RETURN_QUERY = {
+  referralApplied: 'referral_applied',
+  referrerHandle: 'referrer_handle',
+  referralError: 'referral_error',
+  error: 'error',
+} as const;

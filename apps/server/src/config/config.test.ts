@@ -56,6 +56,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the referral rules and rate limits, with the defaults of DESIGN §4', () => {
+    expect(loadConfig({}).referrals).toEqual({
+      rewardMana: 50,
+      minAccountAgeDays: 30,
+      minFollowers: 10,
+      officialHandles: ['ManaboardHQ', 'ManaboardDev'],
+      reservedHandles: [],
+    });
+    expect(loadConfig({}).rateLimits).toEqual({ token: 30, auth: 10, apply: 10, read: 120, ipFactor: 10 });
+    const custom = loadConfig({ RESERVED_HANDLES: ' @Admin, support_team ,', OFFICIAL_HANDLES: 'OurBrand' });
+    expect(custom.referrals.reservedHandles).toEqual(['Admin', 'support_team']);
+    expect(custom.referrals.officialHandles).toEqual(['OurBrand']);
+    expect(() => loadConfig({ RESERVED_HANDLES: 'not a handle' })).toThrow(/RESERVED_HANDLES/);
+    expect(() => loadConfig({ REDIS_URL: 'http://redis' })).toThrow(/REDIS_URL/);
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(3000);
   });

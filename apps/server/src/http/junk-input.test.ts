@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csrfTokenResponseSchema } from '@manaboard/contract';
 import { buildTestApp, type TestApp } from '../test/test-app';
 import { writeMinimalWebDist } from '../test/web-dist';
 
@@ -14,9 +15,18 @@ const knownPaths = [
   '/linked',
   '/csrf-token',
   '/auth/twitter/start',
+  '/auth/twitter/callback',
   '/me/account',
+  '/me/unlink',
   '/referrals/apply',
+  '/referrals/link',
+  '/referrals/status',
+  '/referrals/stats',
   '/api/mana',
+  '/api/posts',
+  '/api/daily-post-limit',
+  '/api/daily-post-limit/user/1234',
+  '/api/daily-post-limit/user/%00',
 ];
 
 const queryValue = fc.oneof(
@@ -28,7 +38,22 @@ const queryValue = fc.oneof(
 
 const queryString = fc
   .array(
-    fc.tuple(fc.constantFrom('page', 'limit', 'search', 'weekly', '__proto__', 'x', 'page[]'), queryValue),
+    fc.tuple(
+      fc.constantFrom(
+        'page',
+        'limit',
+        'offset',
+        'search',
+        'weekly',
+        '__proto__',
+        'x',
+        'page[]',
+        'state',
+        'code',
+        'error',
+      ),
+      queryValue,
+    ),
     {
       maxLength: 4,
     },
@@ -65,15 +90,26 @@ const request = fc.record({
     { nil: undefined },
   ),
   accept: fc.constantFrom(undefined, 'text/html', 'application/json', '*/*'),
+  // With a real browser id and its CSRF token, junk reaches the referral handlers, not just the guards.
+  identified: fc.boolean(),
 });
+
+const BROWSER_ID = '0b7f5a4e-3c1d-4e2a-9f6b-2d8c1e5a7b90';
 
 /** Property: whatever a client sends, the server answers with a client error or success, never a 5xx. */
 describe('junk input', () => {
   let t: TestApp;
   let dist: string;
+  let csrfToken: string;
   beforeAll(async () => {
     dist = await writeMinimalWebDist();
     t = await buildTestApp('pglite', { LOG_LEVEL: 'silent', WEB_DIST_DIR: dist });
+    const token = await t.app.inject({
+      method: 'GET',
+      url: '/csrf-token',
+      headers: { 'x-user-id': BROWSER_ID },
+    });
+    csrfToken = csrfTokenResponseSchema.parse(token.json()).data.csrfToken;
   });
   afterAll(async () => {
     await t.close();
@@ -86,6 +122,7 @@ describe('junk input', () => {
         const headers: Record<string, string> = {};
         if (r.contentType) headers['content-type'] = r.contentType;
         if (r.accept) headers.accept = r.accept;
+        if (r.identified) Object.assign(headers, { 'x-user-id': BROWSER_ID, 'x-csrf-token': csrfToken });
         const withBody = r.body !== undefined && r.method !== 'GET' && r.method !== 'HEAD';
         const response = await t.app.inject({
           method: r.method as 'GET',

@@ -2,14 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import { buildWorld, xSimPlugin, type World } from '@manaboard/x-sim';
 import type { Config } from '../../config/config';
 
-/** The demo world `npm start` serves when no X credentials are configured. */
-export function demoWorld(now = Date.now()): World {
+const DAY_MS = 86_400_000;
+/** How far back the demo's history reaches (5 weeks), and how long activity continues after it (2 weeks). */
+export const DEMO_HISTORY_DAYS = 35;
+const DEMO_AHEAD_DAYS = 14;
+
+/**
+ * The demo world `npm start` serves when no X credentials are configured: 200 members and the official
+ * accounts, about 2,000 tracked posts over the 5 weeks before `anchor` and two more weeks of activity after it.
+ * Its clock starts at the beginning of the history, so everything appears as the clock moves: the demo feed
+ * fast-forwards it through the history (X search reaches back only 7 days, so the worker must keep up), then it
+ * follows the wall clock. The same anchor gives the same world, id for id (main.ts stores the anchor).
+ */
+export function demoWorld(anchor = Date.now()): World {
   return buildWorld({
     seed: 20261122,
-    now,
+    now: anchor - DEMO_HISTORY_DAYS * DAY_MS,
     members: 200,
-    days: 35,
-    postsPerMember: 10,
+    days: 0,
+    aheadDays: DEMO_HISTORY_DAYS + DEMO_AHEAD_DAYS,
+    postsPerMember: 24,
     officialHandles: ['ManaboardHQ', 'ManaboardDev'],
     keywords: ['manaboard'],
     hashtags: ['ManaBoard', 'EarnMana'],
@@ -38,5 +50,8 @@ export async function mountSimulatedX(
       },
     ],
     followWallClock: options.followWallClock,
+    // Avatar URLs must name the origin browsers use (and CSP allows as 'self'), not the loopback address
+    // the server's X client calls.
+    publicBaseUrl: `${config.publicOrigin}/x-sim`,
   });
 }

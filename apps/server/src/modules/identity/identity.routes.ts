@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { CatalogueError } from '../../errors';
+import type { RateLimits } from '../../http/rate-limits';
 import { routeFamilyOf } from '../../http/route-families';
 import { requireBrowserIdHash } from './browser-id';
 import type { CsrfTokens } from './csrf';
@@ -11,8 +12,11 @@ const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * API) needs `X-CSRF-Token` issued to the same browser. Missing → 403 CSRF_TOKEN_REQUIRED; bad, stale or another
  * browser's → 403 CSRF_INVALID (the client refetches and retries once).
  */
-export const identityRoutes: FastifyPluginAsync<{ csrf: CsrfTokens }> = async (app, { csrf }) => {
-  app.get('/csrf-token', async (request, reply) => {
+export const identityRoutes: FastifyPluginAsync<{ csrf: CsrfTokens; limits: RateLimits }> = async (
+  app,
+  { csrf, limits },
+) => {
+  app.get('/csrf-token', { onRequest: limits('token') }, async (request, reply) => {
     const browserHash = requireBrowserIdHash(request);
     const { token } = csrf.issue(browserHash);
     return reply

@@ -1,0 +1,91 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../config/config';
+import { CatalogueError } from '../errors';
+import { browserIdSchema, hashBrowserId } from '../modules/identity/browser-id';
+
+/** Route classes with their own budgets: CSRF tokens, linking, applying a referrer, account reads. */
+export type RouteClass = 'token' | 'auth' | 'apply' | 'read';
+
+/** Gives the onRequest hook that limits a route of the given class. */
+export type RateLimits = (routeClass: RouteClass) => onRequestAsyncHookHandler;
+
+const WINDOW_MS = 60_000;
+
+function browserIdOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-user-id'];
+  return typeof header === 'string' && browserIdSchema.safeParse(header).success ? header : undefined;
+}
+
+/**
+ * Per-minute limits for each route class, counted twice: per browser id (its hash: the id is a secret) and per
+ * client IP (`request.ip`, which honours TRUST_PROXY; an IP gets `ipFactor` times a browser's budget, as many
+ * browsers can share one address). Counters live in Redis when REDIS_URL is set, so every API process shares
+ * them; otherwise in this process. Over either limit → 429 RATE_LIMIT_EXCEEDED with Retry-After.
+ */
+export async function registerRateLimits(
+  app: FastifyInstance,
+  config: Pick<Config, 'rateLimits' | 'redisUrl'>,
+  namespace = 'manaboard-rl:',
+): Promise<RateLimits> {
+  const redis = config.redisUrl ? await connectRedis(app, config.redisUrl) : undefined;
+  await app.register(rateLimit, {
+    global: false,
+    skipOnError: true,
+    ...(redis ? { redis, nameSpace: namespace } : {}),
+  });
+
+  const limiters = new Map<RouteClass, onRequestAsyncHookHandler>();
+  const build = (routeClass: RouteClass): onRequestAsyncHookHandler => {
+    const perBrowser = config.rateLimits[routeClass];
+    const byIp = app.createRateLimit({
+      max: perBrowser * config.rateLimits.ipFactor,
+      timeWindow: WINDOW_MS,
+      keyGenerator: (request) => `${routeClass}:ip:${request.ip}`,
+    });
+    const byBrowser = app.createRateLimit({
+      max: perBrowser,
+      timeWindow: WINDOW_MS,
+      keyGenerator: (request) => `${routeClass}:b:${hashBrowserId(browserIdOf(request) ?? '')}`,
+    });
+    return async (request) => {
+      const results = [await byIp(request)];
+      if (browserIdOf(request)) results.push(await byBrowser(request));
+      let retryAfter = 0;
+      for (const result of results) {
+        if (!result.isAllowed && result.isExceeded) retryAfter = Math.max(retryAfter, result.ttlInSeconds, 1);
+      }
+      if (retryAfter > 0) {
+        throw new CatalogueError(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': String(retryAfter) });
+      }
+    };
+  };
+  return (routeClass) => {
+    let limiter = limiters.get(routeClass);
+    if (!limiter) {
+      limiter = build(routeClass);
+      limiters.set(routeClass, limiter);
+    }
+    return limiter;
+  };
+}
+
+/**
+ * The shared counter store. Commands fail at once while Redis is away (no offline queue): the limiter then lets
+ * requests through (skipOnError) instead of making every request wait for a reconnect, and the outage is
+ * logged. Start-up waits briefly for the first connection so counting starts with the first request.
+ */
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) error'));
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+  const ready = new Promise<boolean>((resolve) => {
+    redis.once('ready', () => resolve(true));
+    setTimeout(() => resolve(false), 3_000).unref();
+  });
+  if (!(await ready)) app.log.warn('rate-limit store (Redis) not reachable yet; limits apply once it is');
+  return redis;
+}

@@ -1,0 +1,152 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { AUTH_RETURN_PATHS, type AccountInfo } from '@manaboard/contract';
+import type { Database } from '../../db/schema';
+import { BadRequestError } from '../../errors';
+import type { XClient } from '../../integrations/x/x-client';
+import { freshTokens, type XTokens } from '../../integrations/x/x-oauth';
+import type { TokenVault } from '../../security/token-vault';
+import { recordAudit } from '../audit/audit.repository';
+import * as accounts from './accounts.repository';
+import type { AccountRow } from './accounts.repository';
+import * as attempts from './oauth-attempts.repository';
+
+/** An OAuth attempt must come back within 10 minutes. */
+export const OAUTH_ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
+
+/** Everything linking needs; no HTTP in sight. */
+export type LinkingDeps = {
+  db: Kysely<Database>;
+  x: Pick<XClient, 'oauth' | 'api'>;
+  vault: TokenVault;
+  publicOrigin: string;
+  now: () => number;
+  log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+};
+
+/** The only callback URL registered with X for this deployment. */
+export function callbackUrl(publicOrigin: string): string {
+  return `${publicOrigin}/auth/twitter/callback`;
+}
+
+/**
+ * `redirectAfter` as a safe URL: the public origin plus /auth/callback or /linked, nothing else (no other host,
+ * no credentials, no query or fragment), so the callback can never be turned into an open redirect.
+ */
+export function checkRedirectAfter(publicOrigin: string, redirectAfter: string): string {
+  let url: URL;
+  try {
+    url = new URL(redirectAfter);
+  } catch {
+    throw new BadRequestError('redirectAfter must be an absolute URL of this site');
+  }
+  const allowedPath = (AUTH_RETURN_PATHS as readonly string[]).includes(url.pathname);
+  if (url.origin !== publicOrigin || !allowedPath || url.username || url.password || url.search || url.hash) {
+    throw new BadRequestError(
+      `redirectAfter must be ${publicOrigin}${AUTH_RETURN_PATHS[0]} or ${publicOrigin}${AUTH_RETURN_PATHS[1]}`,
+    );
+  }
+  return url.href;
+}
+
+/**
+ * Starts linking for a browser: a one-time state and PKCE verifier stored for 10 minutes with the browser,
+ * the referrer and where to return, and the X authorize URL to send the browser to.
+ */
+export async function startLinking(
+  deps: LinkingDeps,
+  input: { browserHash: string; redirectAfter: string; referrerSlug: string | undefined },
+): Promise<{ authorizeUrl: string }> {
+  const redirectAfter = checkRedirectAfter(deps.publicOrigin, input.redirectAfter);
+  const start = await deps.x.oauth.start(callbackUrl(deps.publicOrigin));
+  const now = deps.now();
+  // Expired attempts are worthless; sweeping them here keeps the table small without a job.
+  await attempts.deleteExpiredAttempts(deps.db, new Date(now - OAUTH_ATTEMPT_LIFETIME_MS));
+  await attempts.insertAttempt(deps.db, {
+    state: start.state,
+    codeVerifier: start.codeVerifier,
+    browserHash: input.browserHash,
+    referrerSlug: input.referrerSlug?.trim() || null,
+    redirectAfter,
+    createdAt: new Date(now),
+    expiresAt: new Date(now + OAUTH_ATTEMPT_LIFETIME_MS),
+  });
+  return { authorizeUrl: start.url };
+}
+
+/** `GET /me/account` for this browser. */
+export function accountInfo(account: AccountRow | undefined): AccountInfo {
+  return account
+    ? { connected: true, handle: account.handle, avatarUrl: account.avatar_url }
+    : { connected: false, handle: null, avatarUrl: null };
+}
+
+/** The account bound to a browser, if any. */
+export function accountForBrowser(db: Kysely<Database>, browserHash: string) {
+  return accounts.findAccountByBrowser(db, browserHash);
+}
+
+/**
+ * Unbinds this browser. When no browser remains bound to the account, its tokens are forgotten and revoked at X
+ * (a failed revoke is logged: the tokens are gone from here either way). Audited.
+ */
+export async function unlinkBrowser(deps: LinkingDeps, browserHash: string): Promise<{ unlinked: boolean }> {
+  const now = new Date(deps.now());
+  const released = await deps.db.transaction().execute(async (trx) => {
+    const accountId = await accounts.unbindBrowser(trx, browserHash);
+    if (!accountId) return undefined;
+    await recordAudit(trx, { actor: `account:${accountId}`, action: 'account.unlink', subject: accountId });
+    return releaseIfUnbound(trx, accountId, now);
+  });
+  if (released === undefined) return { unlinked: false };
+  if (released) await revokeAtX(deps, released);
+  return { unlinked: true };
+}
+
+/** An account's tokens when the last browser left it (cleared in the same transaction), else null. */
+export async function releaseIfUnbound(
+  db: Parameters<typeof accounts.countBrowsers>[0],
+  accountId: string,
+  now: Date,
+): Promise<AccountRow | null> {
+  if ((await accounts.countBrowsers(db, accountId)) > 0) return null;
+  const account = await accounts.findAccountById(db, accountId);
+  await accounts.clearTokens(db, accountId, now);
+  return account ?? null;
+}
+
+/** Revokes what X granted: the refresh token ends the whole grant; otherwise the access token. */
+export async function revokeAtX(deps: LinkingDeps, account: AccountRow): Promise<void> {
+  const sealed = account.refresh_token ?? account.access_token;
+  if (!sealed) return;
+  try {
+    await deps.x.oauth.revoke(await deps.vault.open(sealed));
+  } catch (error) {
+    deps.log.warn({ err: error, accountId: account.id }, 'revoking the X token failed');
+  }
+}
+
+/**
+ * A member's usable access token for calls made on their behalf (liked_tweets): refreshed first when it is
+ * about to expire, the rotated tokens sealed and stored. Undefined when the member has no tokens.
+ */
+export async function memberAccessToken(deps: LinkingDeps, accountId: string): Promise<string | undefined> {
+  const account = await accounts.findAccountById(deps.db, accountId);
+  if (!account?.access_token || !account.token_expires_at) return undefined;
+  const stored: XTokens = {
+    accessToken: await deps.vault.open(account.access_token),
+    refreshToken: account.refresh_token ? await deps.vault.open(account.refresh_token) : undefined,
+    expiresAt: account.token_expires_at.getTime(),
+    scopes: account.scopes.split(' ').filter(Boolean),
+  };
+  const fresh = await freshTokens(stored, deps.x.oauth, deps.now());
+  if (fresh !== stored) {
+    await accounts.updateTokens(deps.db, accountId, {
+      sealedAccessToken: await deps.vault.seal(fresh.accessToken),
+      sealedRefreshToken: fresh.refreshToken ? await deps.vault.seal(fresh.refreshToken) : null,
+      expiresAt: new Date(fresh.expiresAt),
+      now: new Date(deps.now()),
+    });
+  }
+  return fresh.accessToken;
+}

@@ -1,0 +1,51 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, OAuthAttemptsTable } from '../../db/schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type OAuthAttemptRow = Selectable<OAuthAttemptsTable>;
+
+export type NewOAuthAttempt = {
+  state: string;
+  codeVerifier: string;
+  browserHash: string;
+  referrerSlug: string | null;
+  redirectAfter: string;
+  createdAt: Date;
+  expiresAt: Date;
+};
+
+export async function insertAttempt(db: Db, attempt: NewOAuthAttempt): Promise<void> {
+  await db
+    .insertInto('oauth_attempts')
+    .values({
+      state: attempt.state,
+      code_verifier: attempt.codeVerifier,
+      browser_hash: attempt.browserHash,
+      referrer_slug: attempt.referrerSlug,
+      redirect_after: attempt.redirectAfter,
+      created_at: attempt.createdAt,
+      expires_at: attempt.expiresAt,
+    })
+    .execute();
+}
+
+/**
+ * Marks the attempt used and returns it, in one statement: of two callbacks racing with the same state only
+ * one gets the row. An unknown or already used state gives undefined; expiry is the caller's to judge.
+ */
+export async function consumeAttempt(db: Db, state: string): Promise<OAuthAttemptRow | undefined> {
+  return db
+    .updateTable('oauth_attempts')
+    .set({ used: true })
+    .where('state', '=', state)
+    .where('used', '=', false)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes attempts that expired before `before` (used or not): they can never complete. */
+export async function deleteExpiredAttempts(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('oauth_attempts').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,81 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type NewReferral = {
+  refereeAccountId: string;
+  referrerAccountId: string;
+  rewardMana: number;
+  createdAt: Date;
+};
+
+/**
+ * Records a referral unless the referee already has one: the unique referee column decides between parallel
+ * applies. Returns false when another referral got there first.
+ */
+export async function insertReferral(db: Db, referral: NewReferral): Promise<boolean> {
+  const row = await db
+    .insertInto('referrals')
+    .values({
+      referee_account_id: referral.refereeAccountId,
+      referrer_account_id: referral.referrerAccountId,
+      reward_mana: referral.rewardMana,
+      status: 'credited',
+      created_at: referral.createdAt,
+    })
+    .onConflict((oc) => oc.column('referee_account_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Who referred this member (id and current handle), if anyone. */
+export async function findReferrerOf(
+  db: Db,
+  refereeAccountId: string,
+): Promise<{ referrerAccountId: string; referrerHandle: string } | undefined> {
+  const row = await db
+    .selectFrom('referrals')
+    .innerJoin('accounts', 'accounts.id', 'referrals.referrer_account_id')
+    .select(['referrals.referrer_account_id', 'accounts.handle'])
+    .where('referrals.referee_account_id', '=', refereeAccountId)
+    .executeTakeFirst();
+  return row ? { referrerAccountId: row.referrer_account_id, referrerHandle: row.handle } : undefined;
+}
+
+/** How many members this one referred whose referral still counts (not voided). */
+export async function countReferees(db: Db, referrerAccountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('referrals')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('referrer_account_id', '=', referrerAccountId)
+    .where('status', '=', 'credited')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The referral lines of a member's Mana breakdown: one per credited referee who is linked and not
+ * disqualified, with the reward fixed when the referral was made.
+ */
+export async function referralRewardLines(
+  db: Db,
+  referrerAccountId: string,
+): Promise<Array<{ refereeHandle: string; rewardMana: number; createdAt: Date }>> {
+  const rows = await db
+    .selectFrom('referrals')
+    .innerJoin('accounts as referee', 'referee.id', 'referrals.referee_account_id')
+    .select(['referee.handle', 'referrals.reward_mana', 'referrals.created_at'])
+    .where('referrals.referrer_account_id', '=', referrerAccountId)
+    .where('referrals.status', '=', 'credited')
+    .where('referee.disqualified', '=', false)
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('browser_links').select('browser_hash').whereRef('account_id', '=', 'referee.id'),
+      ),
+    )
+    .orderBy('referrals.created_at')
+    .execute();
+  return rows.map((r) => ({ refereeHandle: r.handle, rewardMana: r.reward_mana, createdAt: r.created_at }));
+}

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { displayHandle, HANDLE_PATTERN, normaliseHandle } from './referrals';
+
+const handleChar = fc.constantFrom(
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'.split(''),
+);
+const handle = fc.string({ unit: handleChar, minLength: 1, maxLength: 15 });
+const space = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u3000'), maxLength: 4 });
+
+/** Characters that look like handle characters or like @ but are not ASCII (full-width, Cyrillic, Greek…). */
+const lookAlikes: Record<string, string> = {
+  a: 'а', // Cyrillic a
+  e: 'е', // Cyrillic ie
+  o: 'ο', // Greek omicron
+  p: 'р', // Cyrillic er
+  c: 'с', // Cyrillic es
+  x: 'х', // Cyrillic ha
+  A: 'Ａ', // full-width
+  '0': '０',
+  _: '＿',
+  '1': 'ⅼ', // small roman numeral fifty
+};
+const lookAlikeHandle = fc
+  .tuple(handle, fc.constantFrom(...Object.entries(lookAlikes)), fc.nat())
+  .map(([h, [, fake], at]) => {
+    // At most 15 characters in all, the look-alike always among them.
+    const base = h.slice(0, 14);
+    const i = at % (base.length + 1);
+    return base.slice(0, i) + fake + base.slice(i);
+  });
+
+describe('handle normalisation', () => {
+  it('drops surrounding whitespace and one leading @, keeping the handle itself', () => {
+    fc.assert(
+      fc.property(handle, space, space, fc.boolean(), space, (h, before, after, at, gap) => {
+        const typed = `${before}${at ? `@${gap}` : ''}${h}${after}`;
+        expect(normaliseHandle(typed)).toBe(h);
+        expect(HANDLE_PATTERN.test(normaliseHandle(typed))).toBe(true);
+      }),
+    );
+  });
+
+  it('keeps case for display while any casing names the same handle', () => {
+    fc.assert(
+      fc.property(handle, (h) => {
+        const upper = normaliseHandle(`@${h.toUpperCase()}`);
+        const lower = normaliseHandle(h.toLowerCase());
+        expect(upper.toLowerCase()).toBe(lower.toLowerCase());
+        expect(displayHandle(h)).toBe(`@${h}`);
+        expect(displayHandle(`@${h}`)).toBe(`@${h}`);
+      }),
+    );
+  });
+
+  it('does not fold unicode look-alikes: they never pass as a handle', () => {
+    fc.assert(
+      fc.property(lookAlikeHandle, space, (fake, pad) => {
+        expect(HANDLE_PATTERN.test(normaliseHandle(`${pad}${fake}`))).toBe(false);
+        expect(HANDLE_PATTERN.test(normaliseHandle(`${pad}@${fake}`))).toBe(false);
+      }),
+    );
+    // A full-width or small @ is not an @.
+    for (const fakeAt of ['＠', '﹫'])
+      expect(HANDLE_PATTERN.test(normaliseHandle(`${fakeAt}mana`))).toBe(false);
+  });
+
+  it('gives an empty handle for blank input and never throws on any text', () => {
+    fc.assert(
+      fc.property(space, fc.boolean(), (pad, at) => {
+        expect(normaliseHandle(`${pad}${at ? '@' : ''}${pad}`)).toBe('');
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {
+        const result = normaliseHandle(text);
+        expect(result.length).toBeLessThanOrEqual(text.length);
+        expect(result).toBe(result.trim());
+      }),
+    );
+  });
+});
