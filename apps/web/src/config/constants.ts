@@ -13,3 +13,33 @@ export const ANNOUNCEMENTS_PAGE = 1;
 export const ANNOUNCEMENTS_PAGE_SIZE = 50;
 /** The auth-return screen waits 1.5 s before going home (its 1 s image fade is `animate-fade-in-1s`). */
 export const AUTH_RETURN_REDIRECT_MS = 1500;
+
+/** Per-browser storage keys (SPEC §3 leaves their names to us). */
+export const STORAGE_KEYS = {
+  browserId: 'manaboard.userId',
+  csrfToken: 'manaboard.csrfToken',
+  pendingReferrer: 'manaboard.pendingReferrer',
+} as const;
+/** Request headers the referral service reads (SPEC §6–§7). */
+export const USER_ID_HEADER = 'X-User-Id';
+export const CSRF_HEADER = 'X-CSRF-Token';
+/** A CSRF token is trusted for 23 hours, then cleared and refetched. */
+export const CSRF_TOKEN_LIFETIME_MS = 23 * 60 * 60 * 1000;
+/** Retry helpers (apply, status, account): 3 attempts, waiting 1 s × the attempt number between them. */
+export const RETRY_ATTEMPTS = 3;
+export const RETRY_DELAY_UNIT_MS = 1000;
+/** The account state is re-checked every 30 s (and on storage events and window focus). */
+export const ACCOUNT_RECHECK_MS = 30_000;
+/** Auth-return polling: at most 30 checks, 500 ms doubling every 10 checks, capped at 2 s. */
+export const AUTH_POLL_MAX_CHECKS = 30;
+export const AUTH_POLL_BASE_DELAY_MS = 500;
+export const AUTH_POLL_DOUBLE_EVERY = 10;
+export const AUTH_POLL_MAX_DELAY_MS = 2000;
+/** A network error while polling is retried after 2 s. */
+export const AUTH_POLL_NETWORK_RETRY_MS = 2000;
+/** Notices and messages stay 5 s; the "Copied" flag 2 s; account data is refreshed 1 s after an apply. */
+export const MESSAGE_DISPLAY_MS = 5000;
+export const COPIED_FLAG_MS = 2000;
+export const APPLY_SUCCESS_REFRESH_MS = 1000;
+/** Rewards the card advertises (SPEC §9). */
+export const REFERRAL_REWARD_MANA = 50;

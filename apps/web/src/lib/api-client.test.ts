@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { apiRequest, setRequestHeadersProvider } from './api-client';
 import { ApiError } from './api-error';
+import { storeCsrfToken } from './csrf-token';
 
 const schema = z.object({ success: z.literal(true), value: z.number() });
 
@@ -39,7 +40,13 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the request to fail');
 }
 
-afterEach(() => setRequestHeadersProvider(() => ({})));
+// Writes carry a CSRF token; a valid stored one keeps these tests to the single exchange they are about
+// (fetching and refreshing the token is covered in api-client-identity.test.ts).
+beforeEach(() => storeCsrfToken('stored-token'));
+afterEach(() => {
+  setRequestHeadersProvider(() => ({}));
+  localStorage.clear();
+});
 
 describe('apiRequest', () => {
   it('sends JSON with the query string and parses the answer with the schema', async () => {

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
-import { communityFailureSchema, referralFailureSchema } from '@manaboard/contract';
-import { REQUEST_TIMEOUT_MS } from '../config/constants';
+import {
+  communityFailureSchema,
+  csrfTokenResponseSchema,
+  messageFor,
+  referralFailureSchema,
+} from '@manaboard/contract';
+import { CSRF_HEADER, REQUEST_TIMEOUT_MS, USER_ID_HEADER } from '../config/constants';
+import { getBrowserId } from './browser-id';
+import { clearCsrfToken, readCsrfToken, storeCsrfToken } from './csrf-token';
 import {
   ApiError,
   INVALID_JSON_MESSAGE,
@@ -96,19 +103,20 @@ function failureOf(response: Response, body: Body): ApiError {
   return new ApiError(`HTTP ${status}: ${statusText}`, status, { data: json, statusText });
 }
 
-/**
- * The one HTTP client of the web app (SPEC §7–§8): JSON in and out, a 10 s time-out ("Request timeout", 408),
- * network failures ("Network error", 0), unparsable bodies ("Invalid JSON response"), both server error
- * dialects turned into ApiError, and every success parsed with the caller's schema.
- */
-export async function apiRequest<S extends z.ZodType>(
+const writeMethods: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** One exchange: headers (JSON, the browser id, the CSRF token on writes), the answer checked and parsed. */
+async function send<S extends z.ZodType>(
   path: string,
   options: ApiRequestOptions<S>,
+  csrfToken: string | null,
 ): Promise<z.infer<S>> {
   const method = options.method ?? 'GET';
   const headers = {
     'Content-Type': 'application/json',
     Accept: 'application/json',
+    [USER_ID_HEADER]: getBrowserId(),
+    ...(csrfToken ? { [CSRF_HEADER]: csrfToken } : {}),
     ...(await extraHeaders(method)),
   };
   const init: RequestInit = {
@@ -134,4 +142,58 @@ export async function apiRequest<S extends z.ZodType>(
     });
   }
   return result.data;
+}
+
+// Parallel writes share one token fetch instead of each asking for its own.
+let pendingToken: Promise<string> | null = null;
+
+/**
+ * The CSRF token for a write: the stored one while it is valid, else a new one from `GET /csrf-token` (kept with
+ * its expiry). A failed fetch is CSRF_GENERATION_FAILED when there was no token yet, CSRF_REFRESH_FAILED when
+ * a stale or rejected one was being replaced (SPEC §8).
+ */
+async function csrfTokenFor(reason: 'write' | 'rejected', signal?: AbortSignal): Promise<string> {
+  const stored = readCsrfToken();
+  if (reason === 'write' && stored.state === 'valid') return stored.token;
+  const code =
+    reason === 'rejected' || stored.state === 'stale' ? 'CSRF_REFRESH_FAILED' : 'CSRF_GENERATION_FAILED';
+  clearCsrfToken();
+  pendingToken ??= send('/csrf-token', { schema: csrfTokenResponseSchema }, null)
+    .then(({ data }) => {
+      storeCsrfToken(data.csrfToken);
+      return data.csrfToken;
+    })
+    .finally(() => {
+      pendingToken = null;
+    });
+  try {
+    return await pendingToken;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    const status = error instanceof ApiError ? error.status : 0;
+    throw new ApiError(messageFor(code), status, {
+      code,
+      data: error instanceof ApiError ? error.data : null,
+    });
+  }
+}
+
+/**
+ * The one HTTP client of the web app (SPEC §7–§8): JSON in and out, a 10 s time-out ("Request timeout", 408),
+ * network failures ("Network error", 0), unparsable bodies ("Invalid JSON response"), both server error
+ * dialects turned into ApiError, and every success parsed with the caller's schema. Every call carries the
+ * browser id; every write the CSRF token, and a write the server answers CSRF_INVALID is retried once with a
+ * freshly fetched token.
+ */
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  options: ApiRequestOptions<S>,
+): Promise<z.infer<S>> {
+  if (!writeMethods.has(options.method ?? 'GET')) return send(path, options, null);
+  try {
+    return await send(path, options, await csrfTokenFor('write', options.signal));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'CSRF_INVALID') throw error;
+    return send(path, options, await csrfTokenFor('rejected', options.signal));
+  }
 }

@@ -1,32 +1,56 @@
-import { act, fireEvent, screen } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { errorMessages } from '@manaboard/contract';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getPendingReferrer, savePendingReferrer } from '../../features/referrals/pending-referrer';
+import { getBrowserId } from '../../lib/browser-id';
+import { fail, fakeReferralService, ok, requestsTo, type FakeRoute } from '../../test/fake-referral-service';
 import { renderWithProviders } from '../../test/render-with-providers';
-import { MainPage, normaliseReferralHandle } from './main-page';
+import { MainPage } from './main-page';
 
-function serveEmpty() {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) =>
-      url.startsWith('/api/public/config')
-        ? new Response(JSON.stringify({ success: true, data: { socialNetwork: 'x', simulated: true } }))
-        : new Response(JSON.stringify({ success: true, announcements: [], page: 1, limit: 50, total: 0 })),
+const authorizeUrl = 'http://localhost:3000/x-sim/i/oauth2/authorize?state=s';
+
+function serve(routes: Record<string, FakeRoute | FakeRoute[]> = {}) {
+  return fakeReferralService({
+    'GET /api/public/announcements': new Response(
+      JSON.stringify({ success: true, announcements: [], page: 1, limit: 50, total: 0 }),
     ),
-  );
+    'POST /auth/twitter/start': ok({ authorizeUrl }),
+    ...routes,
+  });
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
 }
 
 const page = (path: string) =>
   renderWithProviders(
-    <Routes>
-      <Route path="/" element={<MainPage />} />
-      <Route path="/r/:handle" element={<MainPage />} />
-    </Routes>,
+    <>
+      <Routes>
+        <Route path="/" element={<MainPage />} />
+        <Route path="/r/:handle" element={<MainPage />} />
+      </Routes>
+      <LocationProbe />
+    </>,
     path,
   );
 
+const earnMoreMana = () => screen.getByRole('button', { name: /Earn more Mana/i });
+
+function stubAssign() {
+  const assign = vi.fn();
+  vi.stubGlobal('location', { ...window.location, assign, origin: 'http://localhost:3000' });
+  return assign;
+}
+
+afterEach(() => localStorage.clear());
+
 describe('MainPage', () => {
   it("opens What's New from the Updates button and from window.openUpdatesModal", async () => {
-    serveEmpty();
+    serve();
     const { unmount } = page('/');
     expect(await screen.findByText('Demo: simulated X')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Updates' }));
@@ -42,16 +66,132 @@ describe('MainPage', () => {
     expect(window.openUpdatesModal).toBeUndefined();
   });
 
-  it('shows who invited the visitor on /r/@handle', async () => {
-    serveEmpty();
-    page('/r/@someone');
-    expect(await screen.findByText('Invited by @someone')).toBeTruthy();
+  it('shows the unlinked card: EARN MORE MANA, triple Mana, 50 Mana per referral', async () => {
+    serve();
+    page('/');
+    await screen.findByRole('button', { name: /Earn more Mana/i });
+    const card = screen.getByRole('region', { name: 'Mana card' });
+    expect(card.className).toContain('aspect-[1378/2039]');
+    expect(card.className).toContain('max-w-[400px]');
+    expect(earnMoreMana().textContent).toMatch(/Earn more Mana/i);
+    expect(earnMoreMana().textContent).toContain('triple Mana');
+    expect(earnMoreMana().textContent).toContain('50 Mana');
   });
 
-  it('normalises referral handles', () => {
-    expect(normaliseReferralHandle('@alice')).toBe('alice');
-    expect(normaliseReferralHandle(' bob ')).toBe('bob');
-    expect(normaliseReferralHandle('@')).toBeNull();
-    expect(normaliseReferralHandle(undefined)).toBeNull();
+  it('starts linking from the card: redirectAfter is this origin + /auth/callback, then off to X', async () => {
+    const assign = stubAssign();
+    const fetchMock = serve();
+    page('/');
+    fireEvent.click(await screen.findByRole('button', { name: /Earn more Mana/i }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(authorizeUrl));
+    const [start] = requestsTo(fetchMock, 'POST /auth/twitter/start');
+    expect(start?.body).toEqual({ redirectAfter: 'http://localhost:3000/auth/callback' });
+    expect(start?.headers.get('X-User-Id')).toBe(getBrowserId());
+    expect(start?.headers.get('X-CSRF-Token')).toBe('token-1');
+  });
+
+  it.each(['{Enter}', ' '])('starts linking from the keyboard (%s)', async (key) => {
+    const assign = stubAssign();
+    serve();
+    page('/');
+    const user = userEvent.setup();
+    await screen.findByRole('button', { name: /Earn more Mana/i });
+    earnMoreMana().focus();
+    await user.keyboard(key);
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(authorizeUrl));
+  });
+
+  it('starts linking from the header pill too', async () => {
+    const assign = stubAssign();
+    serve();
+    page('/');
+    fireEvent.click(await screen.findByRole('button', { name: 'Link account' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(authorizeUrl));
+  });
+
+  it('is ready to link again when the browser comes back to this page from its cache', async () => {
+    const assign = stubAssign();
+    serve();
+    page('/');
+    fireEvent.click(await screen.findByRole('button', { name: /Earn more Mana/i }));
+    await waitFor(() => expect(assign).toHaveBeenCalled());
+    expect((earnMoreMana() as HTMLButtonElement).disabled).toBe(true);
+    const restored = new PageTransitionEvent('pageshow', { persisted: true });
+    act(() => void window.dispatchEvent(restored));
+    await waitFor(() => expect((earnMoreMana() as HTMLButtonElement).disabled).toBe(false));
+  });
+
+  it('only logs a failed auth start (console.warn) and stays on the page', async () => {
+    const assign = stubAssign();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    serve({ 'POST /auth/twitter/start': fail(500, 'INTERNAL_ERROR', 'boom') });
+    page('/');
+    fireEvent.click(await screen.findByRole('button', { name: /Earn more Mana/i }));
+    await waitFor(() =>
+      expect(warn).toHaveBeenCalledWith('Could not start account linking:', expect.anything()),
+    );
+    expect(assign).not.toHaveBeenCalled();
+    await waitFor(() => expect((earnMoreMana() as HTMLButtonElement).disabled).toBe(false));
+  });
+
+  it('remembers /r/@someone as the pending referrer and sends it as referrerSlug', async () => {
+    const assign = stubAssign();
+    const fetchMock = serve();
+    page('/r/@someone');
+    expect(await screen.findByRole('button', { name: /Referred by someone/ })).toBeTruthy();
+    expect(getPendingReferrer()).toBe('someone');
+    fireEvent.click(earnMoreMana());
+    await waitFor(() => expect(assign).toHaveBeenCalled());
+    expect(requestsTo(fetchMock, 'POST /auth/twitter/start')[0]?.body).toEqual({
+      redirectAfter: 'http://localhost:3000/auth/callback',
+      referrerSlug: 'someone',
+    });
+  });
+
+  it('"Referred by {handle}" cancels the referral and returns to /', async () => {
+    serve();
+    page('/r/someone');
+    fireEvent.click(await screen.findByRole('button', { name: /Referred by someone/ }));
+    expect(screen.getByTestId('location').textContent).toBe('/');
+    expect(getPendingReferrer()).toBeNull();
+    expect(screen.queryByRole('button', { name: /Referred by/ })).toBeNull();
+  });
+
+  it('on referral_applied=true clears the pending referrer, cleans the URL and shows the banner for 5 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    serve();
+    savePendingReferrer('someone');
+    page('/?referral_applied=true&referrer_handle=someone');
+    expect((await screen.findByText(/Referral applied!/)).textContent).toBe(
+      'Referral applied! You were referred by @someone.',
+    );
+    expect(screen.getByTestId('location').textContent).toBe('/');
+    expect(getPendingReferrer()).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(screen.queryByText(/Referral applied!/)).toBeNull();
+  });
+
+  it('once connected: clears the pending referrer, shows the linked card and the handle in the header', async () => {
+    getBrowserId();
+    savePendingReferrer('someone');
+    serve({
+      'GET /me/account': ok({ connected: true, handle: 'alice', avatarUrl: null }),
+      'POST /referrals/link': ok({ slug: 'alice', url: 'http://localhost:3000/r/@alice' }),
+      'GET /referrals/status': ok({ status: 'not_referred', referrerHandle: null }),
+    });
+    page('/');
+    expect(await screen.findByRole('button', { name: 'Unlink' })).toBeTruthy();
+    expect(screen.getByRole('banner').textContent).toContain('@alice');
+    expect(screen.queryByRole('button', { name: 'Link account' })).toBeNull();
+    expect(getPendingReferrer()).toBeNull();
+    expect(screen.getByRole('button', { name: 'Apply Referral' })).toBeTruthy();
+  });
+
+  it('shows the unlinked card when the account check fails for another reason than 429', async () => {
+    getBrowserId();
+    serve({ 'GET /me/account': fail(404, 'NOT_FOUND') });
+    page('/');
+    expect(await screen.findByRole('button', { name: /Earn more Mana/i })).toBeTruthy();
+    expect(screen.queryByText(errorMessages.UNKNOWN_ERROR)).toBeNull();
   });
 });

@@ -1,0 +1,69 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { accountResponseSchema, type AccountInfo } from '@manaboard/contract';
+import { ACCOUNT_RECHECK_MS } from '../../../config/constants';
+import { apiRequest } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
+import { storedBrowserId } from '../../../lib/browser-id';
+import { withRetry } from '../../../lib/retry';
+
+/** Query keys of the account feature. */
+export const accountKeys = {
+  all: ['account'] as const,
+  me: () => [...accountKeys.all, 'me'] as const,
+};
+
+export const NOT_CONNECTED: AccountInfo = { connected: false, handle: null, avatarUrl: null };
+
+/** `GET /me/account` (SPEC §7): whether this browser is linked, with the handle and avatar. */
+export async function getAccount(signal?: AbortSignal): Promise<AccountInfo> {
+  const { data } = await apiRequest('/me/account', {
+    schema: accountResponseSchema,
+    ...(signal ? { signal } : {}),
+  });
+  return data;
+}
+
+/**
+ * The account state of SPEC §4: a browser with no id yet is not connected (no call needed); a 429 rejects so
+ * TanStack Query keeps the previous state and the next re-check tries again; any other failure, after the
+ * retry helper, resets to not connected.
+ */
+export async function checkAccount(signal?: AbortSignal): Promise<AccountInfo> {
+  if (!storedBrowserId()) return NOT_CONNECTED;
+  try {
+    return await withRetry(() => getAccount(signal), signal);
+  } catch (error) {
+    if (error instanceof ApiError && error.isRateLimit) throw error;
+    if (signal?.aborted) throw error;
+    return NOT_CONNECTED;
+  }
+}
+
+export const accountQueryOptions = () =>
+  queryOptions({
+    queryKey: accountKeys.me(),
+    queryFn: ({ signal }) => checkAccount(signal),
+    // Re-checked every 30 s; focus and storage events are wired by useAccountRechecks.
+    refetchInterval: ACCOUNT_RECHECK_MS,
+    staleTime: 0,
+    retry: false,
+  });
+
+export type AccountState = {
+  /** Connected only when the server says so and names a handle (SPEC §4). */
+  connected: boolean;
+  handle: string | null;
+  avatarUrl: string | null;
+  isLoading: boolean;
+};
+
+export function useAccount(): AccountState {
+  const { data, isPending } = useQuery(accountQueryOptions());
+  const connected = Boolean(data?.connected && data.handle);
+  return {
+    connected,
+    handle: connected ? (data?.handle ?? null) : null,
+    avatarUrl: connected ? (data?.avatarUrl ?? null) : null,
+    isLoading: isPending,
+  };
+}

@@ -1,0 +1,30 @@
+import { useMutation } from '@tanstack/react-query';
+import { emptyBodySchema, unlinkResponseSchema } from '@manaboard/contract';
+import { apiRequest } from '../../../lib/api-client';
+import { clearBrowserId } from '../../../lib/browser-id';
+import { clearCsrfToken } from '../../../lib/csrf-token';
+
+/** `POST /me/unlink {}`: the server unbinds this browser (and revokes the X token when none is left). */
+export async function unlinkAccount(): Promise<void> {
+  await apiRequest('/me/unlink', {
+    method: 'POST',
+    body: emptyBodySchema.parse({}),
+    schema: unlinkResponseSchema,
+  });
+}
+
+/**
+ * Unlink (SPEC §4): the server call, then this browser forgets its id and token, `onUnlinked` clears what the
+ * caller owns (the pending referrer), and the page reloads as a new, unlinked browser.
+ */
+export function useUnlink(onUnlinked: () => void) {
+  return useMutation({
+    mutationFn: unlinkAccount,
+    onSuccess: () => {
+      clearBrowserId();
+      clearCsrfToken();
+      onUnlinked();
+      window.location.reload();
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { GetReferredForm } from './get-referred-form';
+
+const notReferred = { referred: false, handle: null };
+
+describe('GetReferredForm (SPEC §5 disabled rules)', () => {
+  it('disables the input and the button when not connected', () => {
+    render(<GetReferredForm connected={false} referredBy={notReferred} phase="idle" onApply={vi.fn()} />);
+    expect((screen.getByLabelText('Get referred') as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Apply Referral' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('disables only the button while applying', () => {
+    render(<GetReferredForm connected referredBy={notReferred} phase="applying" onApply={vi.fn()} />);
+    expect((screen.getByLabelText('Get referred') as HTMLInputElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Applying...' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('reads "Referred by {handle}", disabled, once referred', () => {
+    render(
+      <GetReferredForm
+        connected
+        referredBy={{ referred: true, handle: 'bob' }}
+        phase="idle"
+        onApply={vi.fn()}
+      />,
+    );
+    expect((screen.getByRole('button', { name: 'Referred by bob' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,151 @@
+import { errorMessages } from '@manaboard/contract';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getBrowserId } from '../../../lib/browser-id';
+import {
+  fail,
+  fakeReferralService,
+  ok,
+  requestsTo,
+  type FakeRoute,
+} from '../../../test/fake-referral-service';
+import { renderWithProviders } from '../../../test/render-with-providers';
+import { useAccount } from '../../account/api/get-account';
+import { LinkedCard } from './linked-card';
+
+const link = ok({ slug: 'alice', url: 'http://localhost:3000/r/@alice' });
+const notReferred = ok({ status: 'not_referred', referrerHandle: null });
+
+function serve(routes: Record<string, FakeRoute | FakeRoute[]> = {}) {
+  return fakeReferralService({
+    'POST /referrals/link': link,
+    'GET /referrals/status': notReferred,
+    'GET /me/account': ok({ connected: true, handle: 'alice', avatarUrl: null }),
+    ...routes,
+  });
+}
+
+/** Lets fetches and React settle under fake timers. */
+const settle = (ms = 10) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+/** The card as the main page shows it: the page also observes the account (so a refresh refetches it). */
+function PageLike({ avatarUrl }: { avatarUrl: string | null }) {
+  useAccount();
+  return <LinkedCard handle="alice" avatarUrl={avatarUrl} />;
+}
+
+const card = (avatarUrl: string | null = null) => renderWithProviders(<PageLike avatarUrl={avatarUrl} />);
+
+const input = () => screen.getByLabelText('Get referred');
+const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });
+
+function applyHandle(handle: string) {
+  fireEvent.change(input(), { target: { value: handle } });
+  fireEvent.click(applyButton());
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  getBrowserId();
+});
+afterEach(() => {
+  localStorage.clear();
+  Reflect.deleteProperty(navigator, 'clipboard');
+});
+
+describe('LinkedCard: Get Referred (SPEC §4 apply flow, §5, §8)', () => {
+  it('refuses an empty handle without a call: "Please enter a referrer handle."', async () => {
+    const fetchMock = serve();
+    card();
+    await settle();
+    applyHandle('   ');
+    expect(screen.getByRole('alert').textContent).toBe('Please enter a referrer handle.');
+    await settle();
+    expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(0);
+  });
+
+  it('applies: "Applying...", a success message, then account and status refreshed after 1 s', async () => {
+    let release: (response: Response) => void = () => undefined;
+    const fetchMock = serve({
+      'POST /referrals/apply': () => new Promise<Response>((resolve) => (release = resolve)),
+      'GET /referrals/status': [notReferred, ok({ status: 'already_referred', referrerHandle: 'bob' })],
+    });
+    card();
+    await settle();
+    applyHandle(' @Bob ');
+    await settle();
+    expect(applyButton().textContent).toBe('Applying...');
+    expect((applyButton() as HTMLButtonElement).disabled).toBe(true);
+    expect(requestsTo(fetchMock, 'POST /referrals/apply')[0]?.body).toEqual({ referrerHandle: 'Bob' });
+    expect(requestsTo(fetchMock, 'POST /referrals/apply')[0]?.headers.get('X-CSRF-Token')).toBe('token-1');
+
+    release(new Response(JSON.stringify({ ok: true, data: { referrerHandle: 'bob' }, error: null })));
+    await settle(0);
+    expect(screen.getByRole('status').textContent).toContain('@bob is now your referrer');
+    const accountCalls = requestsTo(fetchMock, 'GET /me/account').length;
+    await settle(980);
+    expect(requestsTo(fetchMock, 'GET /referrals/status')).toHaveLength(1);
+    await settle(30);
+    expect(requestsTo(fetchMock, 'GET /me/account').length).toBeGreaterThan(accountCalls);
+    expect(requestsTo(fetchMock, 'GET /referrals/status')).toHaveLength(2);
+    expect(applyButton().textContent).toBe('Referred by bob');
+    expect((applyButton() as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it.each([
+    ['SELF_REFERRAL', fail(400, 'SELF_REFERRAL', 'You cannot refer yourself.'), errorMessages.SELF_REFERRAL],
+    ['INVALID_REFERRER', fail(400, 'INVALID_REFERRER', 'nope'), errorMessages.INVALID_REFERRER],
+    ['ALREADY_REFERRED', fail(409, 'ALREADY_REFERRED', 'nope'), errorMessages.ALREADY_REFERRED],
+    ['HANDLE_RESERVED', fail(400, 'HANDLE_RESERVED', 'nope'), errorMessages.HANDLE_RESERVED],
+    ['REQUIRES_VERIFICATION', fail(403, 'REQUIRES_VERIFICATION', 'x'), errorMessages.REQUIRES_VERIFICATION],
+    ['a 429', fail(429, 'RATE_LIMIT_EXCEEDED', 'slow'), errorMessages.RATE_LIMIT],
+    ['a 401', fail(401, 'UNAUTHORIZED', 'who'), errorMessages.UNAUTHORIZED],
+    [
+      'referee_unverified text',
+      new Response(JSON.stringify({ success: false, error: 'referee_unverified' }), { status: 403 }),
+      errorMessages.NOT_CONNECTED,
+    ],
+  ])('maps %s to its message, shown for 5 s', async (_name, answer, message) => {
+    serve({ 'POST /referrals/apply': answer });
+    card();
+    await settle();
+    applyHandle('bob');
+    await settle();
+    expect(screen.getByRole('alert').textContent).toBe(message);
+    expect(applyButton().textContent).toBe('Apply Referral');
+    await settle(4980);
+    expect(screen.getByRole('alert').textContent).toBe(message);
+    await settle(30);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('while an error shows, pressing Apply only dismisses it', async () => {
+    const fetchMock = serve({ 'POST /referrals/apply': fail(400, 'SELF_REFERRAL') });
+    card();
+    await settle();
+    applyHandle('alice');
+    await settle();
+    expect(screen.getByRole('alert')).toBeTruthy();
+    fireEvent.click(applyButton());
+    await settle();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(1);
+    fireEvent.click(applyButton());
+    await settle();
+    expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(2);
+  });
+
+  it('retries a failing apply 3 times on network failure (1 s, 2 s)', async () => {
+    const fetchMock = serve({
+      'POST /referrals/apply': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    card();
+    await settle();
+    applyHandle('bob');
+    await settle(2999);
+    expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(2);
+    await settle(10);
+    expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(3);
+    expect(screen.getByRole('alert').textContent).toBe(errorMessages.NETWORK_ERROR);
+  });
+});

@@ -1,0 +1,152 @@
+import { errorMessages } from '@manaboard/contract';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getBrowserId, storedBrowserId } from '../../../lib/browser-id';
+import {
+  fail,
+  fakeReferralService,
+  ok,
+  requestsTo,
+  type FakeRoute,
+} from '../../../test/fake-referral-service';
+import { renderWithProviders } from '../../../test/render-with-providers';
+import { useAccount } from '../../account/api/get-account';
+import { getPendingReferrer, savePendingReferrer } from '../../referrals/pending-referrer';
+import { LinkedCard } from './linked-card';
+
+const link = ok({ slug: 'alice', url: 'http://localhost:3000/r/@alice' });
+const notReferred = ok({ status: 'not_referred', referrerHandle: null });
+
+function serve(routes: Record<string, FakeRoute | FakeRoute[]> = {}) {
+  return fakeReferralService({
+    'POST /referrals/link': link,
+    'GET /referrals/status': notReferred,
+    'GET /me/account': ok({ connected: true, handle: 'alice', avatarUrl: null }),
+    ...routes,
+  });
+}
+
+/** Lets fetches and React settle under fake timers. */
+const settle = (ms = 10) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+/** The card as the main page shows it: the page also observes the account (so a refresh refetches it). */
+function PageLike({ avatarUrl }: { avatarUrl: string | null }) {
+  useAccount();
+  return <LinkedCard handle="alice" avatarUrl={avatarUrl} />;
+}
+
+const card = (avatarUrl: string | null = null) => renderWithProviders(<PageLike avatarUrl={avatarUrl} />);
+
+const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  getBrowserId();
+});
+afterEach(() => {
+  localStorage.clear();
+  Reflect.deleteProperty(navigator, 'clipboard');
+});
+
+describe('LinkedCard (SPEC §2 mana card, linked)', () => {
+  it("shows the handle's first letter on a purple circle when there is no avatar, and the avatar otherwise", async () => {
+    serve();
+    const first = card();
+    await settle();
+    expect(screen.getByText('@alice')).toBeTruthy();
+    expect(screen.getByTestId('avatar-letter').textContent).toBe('A');
+    expect(screen.getByTestId('avatar-letter').className).toContain('bg-mana');
+    first.unmount();
+    const second = card('https://pbs.example/alice.png');
+    await settle();
+    expect(second.container.querySelector('img[src="https://pbs.example/alice.png"]')).toBeTruthy();
+    expect(screen.queryByTestId('avatar-letter')).toBeNull();
+  });
+
+  it('asks for the referral link with POST {} and copies it, showing "Copied" for 2 s', async () => {
+    const fetchMock = serve();
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    card();
+    await settle();
+    expect(requestsTo(fetchMock, 'POST /referrals/link')[0]?.body).toEqual({});
+    fireEvent.click(screen.getByRole('button', { name: /r\/@alice/ }));
+    await settle(0);
+    expect(writeText).toHaveBeenCalledWith('http://localhost:3000/r/@alice');
+    expect(screen.getByText('Copied')).toBeTruthy();
+    await settle(1989);
+    expect(screen.getByText('Copied')).toBeTruthy();
+    await settle(20);
+    expect(screen.queryByText('Copied')).toBeNull();
+    expect(screen.getByText('Copy')).toBeTruthy();
+  });
+
+  it('says "Failed to copy to clipboard" when copying fails', async () => {
+    serve();
+    const writeText = vi.fn(async () => Promise.reject(new DOMException('denied', 'NotAllowedError')));
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    card();
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: /r\/@alice/ }));
+    await settle(0);
+    expect(screen.getByText(errorMessages.CLIPBOARD_FAILED)).toBeTruthy();
+    await settle(5000);
+    expect(screen.queryByText(errorMessages.CLIPBOARD_FAILED)).toBeNull();
+  });
+
+  it('only logs a failed link generation (console.warn), leaving the panel empty', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    serve({ 'POST /referrals/link': fail(500, 'INTERNAL_ERROR', 'boom') });
+    card();
+    await settle();
+    expect(warn).toHaveBeenCalledWith('Could not generate the referral link:', expect.anything());
+    expect(screen.getByText('Your link is not available right now.')).toBeTruthy();
+  });
+
+  it('reads "Referred by {handle}", disabled, once referred', async () => {
+    serve({ 'GET /referrals/status': ok({ status: 'already_referred', referrerHandle: 'carol' }) });
+    card();
+    await settle();
+    expect(applyButton().textContent).toBe('Referred by carol');
+    expect((applyButton() as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('shows a referral-status error with Retry, which asks again', async () => {
+    const fetchMock = serve({ 'GET /referrals/status': [fail(404, 'NOT_FOUND', 'gone'), notReferred] });
+    card();
+    await settle();
+    expect(screen.getByText(errorMessages.UNKNOWN_ERROR)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await settle();
+    expect(requestsTo(fetchMock, 'GET /referrals/status')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('unlinks: the server call, then the browser id and pending referrer are cleared and the page reloads', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    savePendingReferrer('someone');
+    const fetchMock = serve({ 'POST /me/unlink': ok({ unlinked: true }) });
+    card();
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Unlink' }));
+    await settle();
+    expect(requestsTo(fetchMock, 'POST /me/unlink')[0]?.body).toEqual({});
+    expect(storedBrowserId()).toBeNull();
+    expect(getPendingReferrer()).toBeNull();
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the member linked and says why when unlinking fails', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    serve({ 'POST /me/unlink': fail(429, 'RATE_LIMIT_EXCEEDED') });
+    card();
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Unlink' }));
+    await settle();
+    expect(screen.getByText(errorMessages.RATE_LIMIT)).toBeTruthy();
+    expect(storedBrowserId()).not.toBeNull();
+    expect(reload).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,92 @@
+import { displayHandle } from '@manaboard/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { REFERRAL_REWARD_MANA } from '../../../config/constants';
+import { userMessageFor } from '../../../lib/api-error';
+import { accountKeys } from '../../account/api/get-account';
+import { useUnlink } from '../../account/api/unlink';
+import { AccountAvatar } from '../../account/components/account-avatar';
+import { useReferralLink } from '../../referrals/api/get-referral-link';
+import { referrerOf, useReferralStatus } from '../../referrals/api/get-referral-status';
+import { referralKeys } from '../../referrals/api/referral-keys';
+import { useApplyReferralFlow } from '../../referrals/hooks/use-apply-referral-flow';
+import { clearPendingReferrer } from '../../referrals/pending-referrer';
+import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard';
+import { CardFrame } from './card-frame';
+import { CardMessages } from './card-messages';
+import { GetReferredForm } from './get-referred-form';
+import { ReferralLinkPanel } from './referral-link-panel';
+
+type LinkedCardProps = { handle: string; avatarUrl: string | null };
+
+/**
+ * The card of a linked member (SPEC §2): avatar and handle with Unlink, the copyable referral link and Get
+ * Referred. Its hover stats arrive with the leaderboard issue.
+ */
+export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
+  const client = useQueryClient();
+  const link = useReferralLink(true);
+  const status = useReferralStatus(true);
+  const clipboard = useCopyToClipboard();
+  const unlink = useUnlink(clearPendingReferrer);
+  const refresh = useCallback(() => {
+    void client.invalidateQueries({ queryKey: accountKeys.all });
+    void client.invalidateQueries({ queryKey: referralKeys.status() });
+  }, [client]);
+  const apply = useApplyReferralFlow(refresh);
+
+  return (
+    <CardFrame label="Mana card" busy={unlink.isPending}>
+      <div className="flex h-full flex-col gap-3">
+        <div className="flex items-center gap-3">
+          <AccountAvatar handle={handle} avatarUrl={avatarUrl} size="lg" />
+          <div className="min-w-0 flex-1">
+            <div className="flex items-center justify-between gap-2">
+              <p className="text-[0.65rem] font-semibold uppercase tracking-widest text-gold/80">
+                Linked account
+              </p>
+              <button
+                type="button"
+                onClick={() => unlink.mutate()}
+                disabled={unlink.isPending}
+                className="shrink-0 rounded-full border border-white/25 px-2.5 py-0.5 text-xs font-semibold text-violet-100 hover:border-red-300 hover:text-red-200 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
+              >
+                {unlink.isPending ? 'Unlinking…' : 'Unlink'}
+              </button>
+            </div>
+            <p className="truncate text-lg font-extrabold text-white">{displayHandle(handle)}</p>
+          </div>
+        </div>
+        <p className="text-xs leading-relaxed text-violet-100/85">
+          Triple Mana is on. Share your link: you earn {REFERRAL_REWARD_MANA} Mana for every friend who links.
+        </p>
+        <div className="flex min-h-0 flex-1 items-center justify-center">
+          <img src="/art/mana-crystals.svg" alt="" className="max-h-full w-2/5 object-contain opacity-90" />
+        </div>
+        <ReferralLinkPanel
+          link={link.data}
+          loading={link.isPending}
+          copied={clipboard.copied}
+          onCopy={(url) => void clipboard.copy(url)}
+        />
+        <GetReferredForm
+          connected
+          referredBy={referrerOf(status.data)}
+          phase={apply.phase}
+          onApply={apply.submit}
+        />
+        <CardMessages
+          apply={
+            apply.message
+              ? { tone: apply.phase === 'success' ? 'success' : 'error', text: apply.message }
+              : null
+          }
+          clipboardError={clipboard.error}
+          statusError={status.isError ? userMessageFor(status.error) : null}
+          onRetryStatus={() => void status.refetch()}
+          unlinkError={unlink.isError ? userMessageFor(unlink.error) : null}
+        />
+      </div>
+    </CardFrame>
+  );
+}

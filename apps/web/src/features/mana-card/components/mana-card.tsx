@@ -1,0 +1,35 @@
+import { useNavigate } from 'react-router';
+import type { AccountState } from '../../account/api/get-account';
+import { clearPendingReferrer, usePendingReferrer } from '../../referrals/pending-referrer';
+import { CardFrame } from './card-frame';
+import { LinkedCard } from './linked-card';
+import { UnlinkedCard } from './unlinked-card';
+
+type ManaCardProps = { account: AccountState; onLink: () => void; linking: boolean };
+
+/** The personal mana card of SPEC §2: linked or not, as the account state says (SPEC §4). */
+export function ManaCard({ account, onLink, linking }: ManaCardProps) {
+  const pendingReferrer = usePendingReferrer();
+  const navigate = useNavigate();
+  if (account.isLoading) {
+    return (
+      <CardFrame label="Mana card" busy>
+        <p className="m-auto text-sm text-violet-200/80">Loading your card…</p>
+      </CardFrame>
+    );
+  }
+  if (!account.connected || !account.handle) {
+    return (
+      <UnlinkedCard
+        pendingReferrer={pendingReferrer}
+        linking={linking}
+        onLink={onLink}
+        onCancelReferral={() => {
+          clearPendingReferrer();
+          void navigate('/', { replace: true });
+        }}
+      />
+    );
+  }
+  return <LinkedCard handle={account.handle} avatarUrl={account.avatarUrl} />;
+}

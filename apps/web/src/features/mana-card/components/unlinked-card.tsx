@@ -1,0 +1,55 @@
+import { REFERRAL_REWARD_MANA } from '../../../config/constants';
+import { CardFrame } from './card-frame';
+
+type UnlinkedCardProps = {
+  pendingReferrer: string | null;
+  linking: boolean;
+  onLink: () => void;
+  onCancelReferral: () => void;
+};
+
+/**
+ * The card before linking (SPEC §2): EARN MORE MANA with the triple-Mana and referral message; the whole card
+ * is one button that starts linking. A pending referrer shows as "Referred by {handle}", which cancels it.
+ */
+export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferral }: UnlinkedCardProps) {
+  return (
+    <CardFrame label="Mana card" busy={linking}>
+      {/* With a pending referrer, room is kept at the bottom for its pill (a sibling: buttons cannot nest). */}
+      <button
+        type="button"
+        onClick={onLink}
+        disabled={linking}
+        aria-describedby="earn-more-mana-text"
+        className={`group flex h-full w-full flex-col items-center justify-center gap-4 rounded-3xl px-2 text-center transition hover:bg-white/5 disabled:cursor-wait focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-gold ${pendingReferrer ? 'pb-12' : ''}`}
+      >
+        <img src="/art/mana-crystals.svg" alt="" className="w-3/5 transition group-hover:scale-105" />
+        <span className="text-[clamp(1.6rem,8vw,2.25rem)] font-black uppercase leading-none tracking-wide text-gold drop-shadow">
+          Earn more Mana
+        </span>
+        <span id="earn-more-mana-text" className="text-sm leading-relaxed text-violet-100/90 sm:text-base">
+          Link your social account to earn <strong className="text-white">triple Mana</strong> on your posts,
+          plus <strong className="text-white">{REFERRAL_REWARD_MANA} Mana</strong> for every friend you refer.
+        </span>
+        <span
+          aria-hidden="true"
+          className="rounded-full bg-mana px-5 py-2 text-sm font-bold text-white shadow-lg shadow-mana/40 group-hover:bg-mana-soft"
+        >
+          {linking ? 'Linking…' : 'Link your account'}
+        </span>
+      </button>
+      {pendingReferrer ? (
+        <button
+          type="button"
+          onClick={onCancelReferral}
+          title="Cancel this referral"
+          className="absolute bottom-[1%] left-1/2 z-10 flex max-w-full -translate-x-1/2 items-center gap-2 rounded-full border border-gold/50 bg-ink/90 px-4 py-1.5 text-sm font-semibold text-gold hover:bg-gold/15 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
+        >
+          <span className="truncate">Referred by {pendingReferrer}</span>
+          <span aria-hidden="true">✕</span>
+          <span className="sr-only">(cancel referral)</span>
+        </button>
+      ) : null}
+    </CardFrame>
+  );
+}

@@ -1,0 +1,34 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { emptyBodySchema, referralLinkResponseSchema } from '@manaboard/contract';
+import { apiRequest } from '../../../lib/api-client';
+import { referralKeys } from './referral-keys';
+
+export type ReferralLink = { slug: string; url: string };
+
+/** `POST /referrals/link {}` → the member's link (`{origin}/r/@{handle}`); a failure is only logged (SPEC §8). */
+export async function getReferralLink(signal?: AbortSignal): Promise<ReferralLink> {
+  try {
+    const { data } = await apiRequest('/referrals/link', {
+      method: 'POST',
+      body: emptyBodySchema.parse({}),
+      schema: referralLinkResponseSchema,
+      ...(signal ? { signal } : {}),
+    });
+    return data;
+  } catch (error) {
+    if (!signal?.aborted) console.warn('Could not generate the referral link:', error);
+    throw error;
+  }
+}
+
+// The link only depends on the handle, so it is read like data (a POST only because the server may create it).
+export const referralLinkQueryOptions = () =>
+  queryOptions({
+    queryKey: referralKeys.link(),
+    queryFn: ({ signal }) => getReferralLink(signal),
+    retry: false,
+  });
+
+export function useReferralLink(enabled: boolean) {
+  return useQuery({ ...referralLinkQueryOptions(), enabled });
+}

@@ -1,0 +1,186 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from './support/chromium';
+import { browserIdOf, earnMoreMana, linkFromCard } from './support/linking';
+import { watchPageErrors } from './support/page-errors';
+import { startServer, type RunningServer } from './support/server';
+
+const widths = [375, 1280] as const;
+const heights: Record<(typeof widths)[number], number> = { 375: 812, 1280: 900 };
+const screenshots = path.resolve(import.meta.dirname, '../docs/screenshots');
+
+describe.skipIf(!hasChromium)('linking an account and referrals in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // No demo replay: replaying the demo history fast-forwards the simulated X's clock right after start, which
+    // would expire an authorization code issued meanwhile. These tests need no demo content.
+    server = await startServer({ SEED_DEMO: 'false' });
+    browser = await launchChromium();
+    await fs.mkdir(screenshots, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A fresh browser (its own storage, so its own browser id) at `width`, failing on console errors. */
+  async function freshBrowser(width: (typeof widths)[number]) {
+    const context: BrowserContext = await browser.newContext({
+      viewport: { width, height: heights[width] },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    // The simulated X's sign-in page names no icon, so Chromium asks for /favicon.ico, which 404s and would be
+    // logged as a console error against this page; it is not our app's request.
+    await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204, body: '' }));
+    return { context, page, errors };
+  }
+
+  async function refereeCount(browserId: string): Promise<number> {
+    const response = await fetch(`${server.origin}/referrals/stats`, { headers: { 'X-User-Id': browserId } });
+    const body = (await response.json()) as { data: { refereeCount: number } };
+    return body.data.refereeCount;
+  }
+
+  it.each(widths)(
+    'links from the card through the simulated sign-in page and shows the handle (%i px)',
+    async (width) => {
+      const { context, page, errors } = await freshBrowser(width);
+      try {
+        await page.goto(server.origin, { waitUntil: 'networkidle' });
+        await earnMoreMana(page).waitFor();
+        await page.screenshot({ path: path.join(screenshots, `card-unlinked-${width}.png`) });
+
+        const handle = `mana_fan_${width}`;
+        await linkFromCard(page, handle, {
+          onAuthReturn: async (returning) => {
+            // The image fades in over 1 s; the screen stays at least 1.5 s once the account is confirmed.
+            await returning.waitForTimeout(1000);
+            await returning.screenshot({ path: path.join(screenshots, `auth-return-${width}.png`) });
+          },
+        });
+        const card = page.getByRole('region', { name: 'Mana card' });
+        await card.getByText(`@${handle}`, { exact: true }).waitFor();
+        await page.getByRole('banner').getByText(`@${handle}`, { exact: true }).waitFor();
+        expect(page.url()).toBe(`${server.origin}/`);
+
+        const linkButton = card.getByRole('button', { name: new RegExp(`/r/@${handle}`) });
+        await linkButton.waitFor();
+        expect(await linkButton.textContent()).toContain(`${new URL(server.origin).host}/r/@${handle}`);
+        await linkButton.click();
+        await card.getByText('Copied', { exact: true }).waitFor();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+          `${server.origin}/r/@${handle}`,
+        );
+        await page.waitForTimeout(2100);
+        await page.screenshot({ path: path.join(screenshots, `card-linked-${width}.png`) });
+
+        // Linked from another tab's point of view too: a reload keeps the browser linked.
+        await page.reload({ waitUntil: 'networkidle' });
+        await card.getByText(`@${handle}`, { exact: true }).waitFor();
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it.each(widths)(
+    'applies a referral link: /r/@someone, "Referred by someone", link, success banner, count rises (%i px)',
+    async (width) => {
+      const referrerHandle = `someone_${width}`;
+      const referrer = await freshBrowser(width);
+      const referee = await freshBrowser(width);
+      try {
+        await referrer.page.goto(server.origin, { waitUntil: 'networkidle' });
+        await linkFromCard(referrer.page, referrerHandle);
+        const referrerId = await browserIdOf(referrer.page);
+        expect(await refereeCount(referrerId)).toBe(0);
+
+        await referee.page.goto(`${server.origin}/r/@${referrerHandle}`, { waitUntil: 'networkidle' });
+        const cancel = referee.page.getByRole('button', {
+          name: new RegExp(`Referred by ${referrerHandle}`),
+        });
+        await cancel.waitFor();
+        expect(await cancel.textContent()).toContain(`Referred by ${referrerHandle}`);
+        await referee.page.screenshot({ path: path.join(screenshots, `card-referred-${width}.png`) });
+
+        await linkFromCard(referee.page, `referee_${width}`);
+        await referee.page
+          .getByText(`Referral applied! You were referred by @${referrerHandle}.`)
+          .waitFor({ timeout: 4000 });
+        expect(new URL(referee.page.url()).search).toBe('');
+        const apply = referee.page.getByRole('button', { name: `Referred by ${referrerHandle}` });
+        await apply.waitFor();
+        expect(await apply.isDisabled()).toBe(true);
+        expect(await refereeCount(referrerId)).toBe(1);
+        // The banner goes after 5 s.
+        await referee.page.getByText('Referral applied!').waitFor({ state: 'detached', timeout: 7000 });
+        expect(referrer.errors).toEqual([]);
+        expect(referee.errors).toEqual([]);
+      } finally {
+        await referrer.context.close();
+        await referee.context.close();
+      }
+    },
+  );
+
+  it('cancels a pending referral from the unlinked card', async () => {
+    const { context, page, errors } = await freshBrowser(375);
+    try {
+      await page.goto(`${server.origin}/r/@nobody_yet`, { waitUntil: 'networkidle' });
+      await page.getByRole('button', { name: /Referred by nobody_yet/ }).click();
+      await page.waitForURL(`${server.origin}/`);
+      expect(await page.getByRole('button', { name: /Referred by/ }).count()).toBe(0);
+      expect(await page.evaluate(() => localStorage.getItem('manaboard.pendingReferrer'))).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it.each(widths)(
+    'shows each apply error, and unlink returns to the unlinked card (%i px)',
+    async (width) => {
+      const { context, page, errors } = await freshBrowser(width);
+      try {
+        const handle = `errors_${width}`;
+        await page.goto(server.origin, { waitUntil: 'networkidle' });
+        await linkFromCard(page, handle);
+        const input = page.getByLabel('Get referred');
+        const apply = page.getByRole('button', { name: 'Apply Referral' });
+        const alert = page.getByRole('alert');
+        const expectMessage = async (typed: string, message: string) => {
+          await input.fill(typed);
+          await apply.click();
+          await alert.getByText(message, { exact: true }).waitFor();
+          // Pressing Apply while an error shows only dismisses it.
+          await apply.click();
+          await alert.waitFor({ state: 'detached' });
+        };
+        await expectMessage('', 'Please enter a referrer handle.');
+        await expectMessage(`@${handle.toUpperCase()}`, 'You cannot refer yourself.');
+        await expectMessage('no_such_member', 'This referral link is invalid or expired.');
+
+        const linkedId = await browserIdOf(page);
+        await page.getByRole('button', { name: 'Unlink' }).click();
+        await earnMoreMana(page).waitFor();
+        expect(await page.getByRole('button', { name: 'Link account' }).isVisible()).toBe(true);
+        // The old id is forgotten: from now on this is a new, unlinked browser.
+        const idNow = await page.evaluate(() => localStorage.getItem('manaboard.userId'));
+        expect(idNow).not.toBe(linkedId);
+        // Chromium logs every 4xx answer as a console error; the refused applies above are expected ones.
+        const refusedApply = /Failed to load resource: .* 400 \(Bad Request\)/;
+        expect(errors.filter((error) => !refusedApply.test(error))).toEqual([]);
+        expect(errors.filter((error) => refusedApply.test(error))).toHaveLength(2);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
