@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from './support/chromium';
 import { browserIdOf, earnMoreMana, linkFromCard } from './support/linking';
@@ -130,6 +130,41 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
     },
   );
 
+  it('says why a referral link was not applied when the server refused the referrer at linking', async () => {
+    const { context, page, errors } = await freshBrowser(375);
+    try {
+      await page.goto(`${server.origin}/r/@never_linked`, { waitUntil: 'networkidle' });
+      await page.getByRole('button', { name: /Referred by never_linked/ }).waitFor();
+      await linkFromCard(page, 'refused_referee');
+      await page
+        .getByText(
+          'Your account is linked, but the referral was not applied. This referral link is invalid or expired.',
+        )
+        .waitFor({ timeout: 4000 });
+      expect(page.url()).toBe(`${server.origin}/`);
+      expect(await page.evaluate(() => localStorage.getItem('manaboard.pendingReferrer'))).toBeNull();
+      await page.getByRole('button', { name: 'Apply Referral' }).waitFor();
+      // The notice goes after 5 s.
+      await page.getByText(/referral was not applied/).waitFor({ state: 'detached', timeout: 7000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('ignores a referral link to something that cannot be a handle', async () => {
+    const { context, page, errors } = await freshBrowser(375);
+    try {
+      await page.goto(`${server.origin}/r/not%20a%20handle!`, { waitUntil: 'networkidle' });
+      await earnMoreMana(page).waitFor();
+      expect(await page.getByRole('button', { name: /Referred by/ }).count()).toBe(0);
+      expect(await page.evaluate(() => localStorage.getItem('manaboard.pendingReferrer'))).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('cancels a pending referral from the unlinked card', async () => {
     const { context, page, errors } = await freshBrowser(375);
     try {
@@ -144,28 +179,61 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
     }
   });
 
+  /**
+   * Types `typed` into Get Referred on `page`, applies, and expects `message`: shown on the card, the input marked
+   * invalid and described by it; then pressing Apply while it shows only dismisses it.
+   */
+  async function expectApplyError(page: Page, typed: string, message: string) {
+    const input = page.getByLabel('Get referred');
+    const apply = page.getByRole('button', { name: 'Apply Referral' });
+    await input.fill(typed);
+    await apply.click();
+    const shown = page.getByRole('region', { name: 'Mana card' }).getByText(message, { exact: true });
+    await shown.waitFor();
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(await input.getAttribute('aria-describedby')).toBe(await shown.getAttribute('id'));
+    await apply.click();
+    await shown.waitFor({ state: 'detached' });
+    expect(await input.getAttribute('aria-invalid')).toBeNull();
+  }
+
   it.each(widths)(
     'shows each apply error, and unlink returns to the unlinked card (%i px)',
     async (width) => {
       const { context, page, errors } = await freshBrowser(width);
+      const others = await freshBrowser(width);
       try {
+        // Two other members: one who linked and unlinked again (an unlinked handle), one still linked.
+        const unlinked = `gone_${width}`;
+        const referrer = `mentor_${width}`;
+        await others.page.goto(server.origin, { waitUntil: 'networkidle' });
+        await linkFromCard(others.page, unlinked);
+        await others.page.getByRole('button', { name: 'Unlink' }).click();
+        await earnMoreMana(others.page).waitFor();
+        await linkFromCard(others.page, referrer);
+
         const handle = `errors_${width}`;
         await page.goto(server.origin, { waitUntil: 'networkidle' });
         await linkFromCard(page, handle);
-        const input = page.getByLabel('Get referred');
-        const apply = page.getByRole('button', { name: 'Apply Referral' });
-        const alert = page.getByRole('alert');
-        const expectMessage = async (typed: string, message: string) => {
-          await input.fill(typed);
-          await apply.click();
-          await alert.getByText(message, { exact: true }).waitFor();
-          // Pressing Apply while an error shows only dismisses it.
-          await apply.click();
-          await alert.waitFor({ state: 'detached' });
-        };
-        await expectMessage('', 'Please enter a referrer handle.');
-        await expectMessage(`@${handle.toUpperCase()}`, 'You cannot refer yourself.');
-        await expectMessage('no_such_member', 'This referral link is invalid or expired.');
+        // A second tab of the same browser, opened before the apply below: its card still offers Apply.
+        const secondTab = await context.newPage();
+        const secondTabErrors = watchPageErrors(secondTab);
+        await secondTab.goto(server.origin, { waitUntil: 'networkidle' });
+        await secondTab.getByRole('button', { name: 'Apply Referral' }).waitFor();
+
+        await expectApplyError(page, '', 'Please enter a referrer handle.');
+        await expectApplyError(page, `@${handle.toUpperCase()}`, 'You cannot refer yourself.');
+        await expectApplyError(page, 'no_such_member', 'This referral link is invalid or expired.');
+        await expectApplyError(page, `@${unlinked}`, 'This referral link is invalid or expired.');
+        await expectApplyError(page, '@ManaboardHQ', 'This handle is already reserved by another user.');
+
+        // Applied once here, the second tab's apply is the second one: ALREADY_REFERRED.
+        await page.getByLabel('Get referred').fill(`@${referrer}`);
+        await page.getByRole('button', { name: 'Apply Referral' }).click();
+        await page.getByText(`Referral applied: @${referrer} is now your referrer.`).waitFor();
+        await page.getByRole('button', { name: `Referred by ${referrer}` }).waitFor();
+        await expectApplyError(secondTab, referrer, "You've already been referred by someone else.");
+        await secondTab.close();
 
         const linkedId = await browserIdOf(page);
         await page.getByRole('button', { name: 'Unlink' }).click();
@@ -177,10 +245,17 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
         // Chromium logs every 4xx answer as a console error; the refused applies above are expected ones.
         const refusedApply = /Failed to load resource: .* 400 \(Bad Request\)/;
         expect(errors.filter((error) => !refusedApply.test(error))).toEqual([]);
-        expect(errors.filter((error) => refusedApply.test(error))).toHaveLength(2);
+        expect(errors.filter((error) => refusedApply.test(error))).toHaveLength(4);
+        const secondApply = /Failed to load resource: .* 409 \(Conflict\)/;
+        expect(secondTabErrors.filter((error) => !secondApply.test(error))).toEqual([]);
+        expect(secondTabErrors.filter((error) => secondApply.test(error))).toHaveLength(1);
+        expect(others.errors).toEqual([]);
       } finally {
         await context.close();
+        await others.context.close();
       }
     },
+    // Three sign-ins, an unlink and seven applies: about 40 s locally, so more room than the default 60 s.
+    120_000,
   );
 });

@@ -65,6 +65,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The catalogue message for a code from outside (a URL, say); anything not in the catalogue is UNKNOWN_ERROR's. */
+export function catalogueMessage(code: string): string {
+  return isCatalogueCode(code) ? messageFor(code) : errorMessages.UNKNOWN_ERROR;
+}
+
 function fromMarkers(text: string): string | undefined {
   const lower = text.toLowerCase();
   const hit = errorTextMarkers.find(([marker]) => lower.includes(marker));

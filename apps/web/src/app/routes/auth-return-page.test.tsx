@@ -48,6 +48,17 @@ describe('AuthReturnPage (SPEC §2)', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('access_denied'));
   });
 
+  it('1. treats rate_limited like any error: console.warn (never console.error), home at once', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const error = vi.spyOn(console, 'error');
+    const fetchMock = fakeReferralService({});
+    routes('/auth/callback?error=rate_limited');
+    expect(home()).toBe('home page');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('rate_limited'));
+    expect(error).not.toHaveBeenCalled();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('2. referral_applied=true with referrer_handle: home after 1.5 s, carrying both for the banner', async () => {
     vi.useFakeTimers();
     const fetchMock = fakeReferralService({});
@@ -80,6 +91,29 @@ describe('AuthReturnPage (SPEC §2)', () => {
     await wait(20);
     expect(home()).toBe('home page');
     expect(requestsTo(fetchMock, 'GET /me/account')).toHaveLength(3);
+  });
+
+  it('3. linked but the referrer refused: carries referral_error (alone) home once connected', async () => {
+    vi.useFakeTimers();
+    getBrowserId();
+    fakeReferralService({
+      'GET /me/account': linked,
+      'GET /referrals/status': ok({ status: 'not_referred', referrerHandle: null }),
+    });
+    routes('/auth/callback?referral_error=REQUIRES_VERIFICATION&state=abc');
+    await wait(1490);
+    expect(home()).toBeNull();
+    await wait(20);
+    expect(home()).toBe('home page?referral_error=REQUIRES_VERIFICATION');
+  });
+
+  it('4. carries referral_error home when the connection is not confirmed either', async () => {
+    vi.useFakeTimers();
+    getBrowserId();
+    fakeReferralService({ 'GET /me/account': fail(500, 'INTERNAL_ERROR') });
+    routes('/linked?referral_error=INVALID_REFERRER');
+    await wait(10);
+    expect(home()).toBe('home page?referral_error=INVALID_REFERRER');
   });
 
   it('3. retries a network error during polling after 2 s', async () => {

@@ -1,3 +1,4 @@
+import { AUTH_RETURN_QUERY } from '@manaboard/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -12,20 +13,24 @@ import { sleep } from '../../lib/sleep';
 /**
  * The auth-return screen of SPEC §2 (`/auth/callback`, `/linked`): a black overlay with a centred image fading
  * in over 1 s while it decides where to go —
- * 1. `error` → logged, home at once;
+ * 1. `error` (any code, `rate_limited` included) → logged with console.warn (an expected failure: console.error
+ *    is for bugs), home at once;
  * 2. `referral_applied=true` with `referrer_handle` → home after 1.5 s, carrying both so the main page shows
  *    its success banner;
  * 3. otherwise the account is polled (SPEC §9); once connected the referral status is read, and after 1.5 s
  *    the query string is dropped and the browser goes home;
  * 4. not confirmed, or a non-network failure → home.
+ * In 3 and 4 a `referral_error` (linked, but the referrer was refused) goes home with the browser, alone, so
+ * the main page can say why the referral did not happen.
  */
 export function AuthReturnPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const error = params.get('error');
-  const referralApplied = params.get('referral_applied') === 'true';
-  const referrerHandle = params.get('referrer_handle');
+  const error = params.get(AUTH_RETURN_QUERY.error);
+  const referralApplied = params.get(AUTH_RETURN_QUERY.referralApplied) === 'true';
+  const referrerHandle = params.get(AUTH_RETURN_QUERY.referrerHandle);
+  const referralError = params.get(AUTH_RETURN_QUERY.referralError);
 
   useEffect(() => {
     const goHome = (search = '') => void navigate(`/${search}`, { replace: true });
@@ -35,7 +40,10 @@ export function AuthReturnPage() {
       return undefined;
     }
     if (referralApplied && referrerHandle) {
-      const search = new URLSearchParams({ referral_applied: 'true', referrer_handle: referrerHandle });
+      const search = new URLSearchParams({
+        [AUTH_RETURN_QUERY.referralApplied]: 'true',
+        [AUTH_RETURN_QUERY.referrerHandle]: referrerHandle,
+      });
       const timer = setTimeout(() => goHome(`?${search.toString()}`), AUTH_RETURN_REDIRECT_MS);
       return () => clearTimeout(timer);
     }
@@ -44,23 +52,28 @@ export function AuthReturnPage() {
       goHome();
       return undefined;
     }
+    const refusal = referralError
+      ? `?${new URLSearchParams({ [AUTH_RETURN_QUERY.referralError]: referralError }).toString()}`
+      : '';
     const controller = new AbortController();
     const { signal } = controller;
     const finish = async () => {
       const outcome = await pollForConnection(getAccount, signal);
-      if (outcome.kind !== 'connected') return goHome();
+      if (outcome.kind !== 'connected') return goHome(refusal);
       client.setQueryData(accountKeys.me(), outcome.account);
       try {
-        client.setQueryData(referralKeys.status(), await getReferralStatus(signal));
+        const status = await getReferralStatus(signal);
+        // pollForConnection only reports `connected` with a handle.
+        if (outcome.account.handle) client.setQueryData(referralKeys.status(outcome.account.handle), status);
       } catch {
         // The card reads the status again and offers Retry if it still fails.
       }
       await sleep(AUTH_RETURN_REDIRECT_MS, signal);
-      goHome();
+      goHome(refusal);
     };
     finish().catch(() => undefined);
     return () => controller.abort();
-  }, [client, error, navigate, referralApplied, referrerHandle]);
+  }, [client, error, navigate, referralApplied, referralError, referrerHandle]);
 
   return (
     <div

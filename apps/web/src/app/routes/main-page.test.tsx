@@ -78,6 +78,17 @@ describe('MainPage', () => {
     expect(earnMoreMana().textContent).toContain('50 Mana');
   });
 
+  it('names the card button briefly and reads its paragraph once, as the description', async () => {
+    serve();
+    page('/');
+    const button = await screen.findByRole('button', {
+      name: 'Earn more Mana: link your social account',
+    });
+    const describedBy = button.getAttribute('aria-describedby') ?? '';
+    expect(describedBy.split(' ')).toHaveLength(1);
+    expect(document.getElementById(describedBy)?.textContent).toMatch(/^Link your social account to earn/);
+  });
+
   it('starts linking from the card: redirectAfter is this origin + /auth/callback, then off to X', async () => {
     const assign = stubAssign();
     const fetchMock = serve();
@@ -148,6 +159,17 @@ describe('MainPage', () => {
     });
   });
 
+  it.each(['not a handle', '<b>junk</b>', 'sixteen_chars_xx'])(
+    'ignores /r/%s: no pending referrer, no "Referred by"',
+    async (junk) => {
+      serve();
+      page(`/r/${encodeURIComponent(junk)}`);
+      await screen.findByRole('button', { name: /Earn more Mana/i });
+      expect(getPendingReferrer()).toBeNull();
+      expect(screen.queryByRole('button', { name: /Referred by/ })).toBeNull();
+    },
+  );
+
   it('"Referred by {handle}" cancels the referral and returns to /', async () => {
     serve();
     page('/r/someone');
@@ -169,6 +191,32 @@ describe('MainPage', () => {
     expect(getPendingReferrer()).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(5000));
     expect(screen.queryByText(/Referral applied!/)).toBeNull();
+  });
+
+  it('on referral_error shows the catalogue message for 5 s, cleans the URL and drops the pending referrer', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    serve();
+    savePendingReferrer('someone');
+    page('/?referral_error=REQUIRES_VERIFICATION');
+    const notice = await screen.findByText(/referral was not applied/);
+    expect(notice.textContent).toContain(errorMessages.REQUIRES_VERIFICATION);
+    // One live region: the notice sits in it and is not a region of its own.
+    expect(notice.getAttribute('role')).toBeNull();
+    expect(notice.parentElement?.getAttribute('aria-live')).toBe('polite');
+    expect(screen.getByTestId('location').textContent).toBe('/');
+    expect(getPendingReferrer()).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(4900));
+    expect(screen.queryByText(/referral was not applied/)).not.toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(screen.queryByText(/referral was not applied/)).toBeNull();
+  });
+
+  it('shows the UNKNOWN_ERROR text for a referral_error outside the catalogue', async () => {
+    serve();
+    page('/?referral_error=SOMETHING_NEW');
+    const notice = await screen.findByText(/referral was not applied/);
+    expect(notice.textContent).toContain(errorMessages.UNKNOWN_ERROR);
+    expect(screen.getByTestId('location').textContent).toBe('/');
   });
 
   it('once connected: clears the pending referrer, shows the linked card and the handle in the header', async () => {

@@ -7,7 +7,7 @@ import { useAccount } from '../../features/account/api/get-account';
 import { HeaderAccount } from '../../features/account/components/header-account';
 import { useAccountRechecks } from '../../features/account/hooks/use-account-rechecks';
 import { ManaCard } from '../../features/mana-card/components/mana-card';
-import { ReferralAppliedBanner } from '../../features/mana-card/components/referral-applied-banner';
+import { ReferralNoticeBanner } from '../../features/mana-card/components/referral-notice-banner';
 import { useLinkAccount } from '../../features/mana-card/hooks/use-link-account';
 import { useReferralEntry } from '../../features/mana-card/hooks/use-referral-entry';
 import { preloadWhatsNewModal, WhatsNewModal } from '../lazy-modals';
@@ -24,7 +24,7 @@ export function MainPage() {
   useGlobalOpener('openUpdatesModal', updates.open);
   const account = useAccount();
   useAccountRechecks();
-  const applied = useReferralEntry(handle, account.connected);
+  const referralNotice = useReferralEntry(handle, account.connected);
   const { link, linking } = useLinkAccount();
 
   return (
@@ -40,7 +40,7 @@ export function MainPage() {
         className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 outline-none sm:px-6 sm:py-10"
       >
         <h1 className="sr-only">Manaboard: earn Mana for the posts the community loves</h1>
-        <ReferralAppliedBanner applied={applied} />
+        <ReferralNoticeBanner notice={referralNotice} />
         <div className="grid items-start gap-8 xl:grid-cols-[72fr_28fr]">
           {/* The promo video takes this slot with its issue; until then the programme's introduction. */}
           <ProgrammeIntro className="hidden xl:block" />

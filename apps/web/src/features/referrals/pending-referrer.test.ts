@@ -24,6 +24,24 @@ describe('the pending referrer', () => {
     expect(getPendingReferrer()).toBeNull();
   });
 
+  it.each([
+    ['spaces inside', 'not a handle'],
+    ['markup', '<script>'],
+    ['16 characters', 'sixteen_chars_xx'],
+    ['a look-alike @', '＠someone'],
+    ['Cyrillic letters', 'аlice'],
+    ['a path', 'someone/else'],
+  ])('ignores a referrer X could not have issued (%s)', (_case, handle) => {
+    savePendingReferrer(handle);
+    expect(getPendingReferrer()).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.pendingReferrer)).toBeNull();
+  });
+
+  it('does not offer junk already in storage as a referrer', () => {
+    localStorage.setItem(STORAGE_KEYS.pendingReferrer, 'bad handle!');
+    expect(getPendingReferrer()).toBeNull();
+  });
+
   it('is React state that follows this tab and storage events from other tabs', () => {
     const { result } = renderHook(() => usePendingReferrer());
     expect(result.current).toBeNull();

@@ -1,4 +1,4 @@
-import { normaliseHandle } from '@manaboard/contract';
+import { HANDLE_PATTERN, normaliseHandle } from '@manaboard/contract';
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '../../config/constants';
 import { browserStorage } from '../../lib/browser-storage';
@@ -7,14 +7,24 @@ import { browserStorage } from '../../lib/browser-storage';
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((listener) => listener());
 
-/** The referrer a visitor arrived with through `/r/{handle}` (leading @ stripped), kept until used or dropped. */
-export function getPendingReferrer(): string | null {
-  const value = normaliseHandle(browserStorage.get(STORAGE_KEYS.pendingReferrer) ?? '');
-  return value || null;
+/**
+ * A handle X could have issued, without its @, or null. `/r/{anything}` is only a referrer when it looks like
+ * one: junk would otherwise show as "Referred by …" and be sent to the server at linking.
+ */
+function asHandle(input: string): string | null {
+  const bare = normaliseHandle(input);
+  return HANDLE_PATTERN.test(bare) ? bare : null;
 }
 
+/** The referrer a visitor arrived with through `/r/{handle}` (leading @ stripped), kept until used or dropped. */
+export function getPendingReferrer(): string | null {
+  // Checked on read too: storage may hold a value written by an older version of the app.
+  return asHandle(browserStorage.get(STORAGE_KEYS.pendingReferrer) ?? '');
+}
+
+/** Saves `/r/{handle}`'s handle; anything that is not a valid handle is ignored. */
 export function savePendingReferrer(handle: string): void {
-  const bare = normaliseHandle(handle);
+  const bare = asHandle(handle);
   if (!bare || bare === getPendingReferrer()) return;
   browserStorage.set(STORAGE_KEYS.pendingReferrer, bare);
   notify();

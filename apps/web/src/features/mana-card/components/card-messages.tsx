@@ -1,7 +1,8 @@
 type Tone = 'success' | 'error';
 
 type CardMessagesProps = {
-  apply: { tone: Tone; text: string } | null;
+  /** `id` lets the Get Referred input point at an apply error (aria-describedby). */
+  apply: { tone: Tone; text: string; id: string } | null;
   clipboardError: string | null;
   statusError: string | null;
   onRetryStatus: () => void;
@@ -13,7 +14,10 @@ const toneClass: Record<Tone, string> = {
   error: 'text-rose-300',
 };
 
-/** The card's messages, in one polite live region so screen readers hear each as it appears. */
+/**
+ * The card's messages, in one polite live region so screen readers hear each once as it appears: the
+ * messages inside carry no role of their own (a role=alert/status inside would be a second region, read twice).
+ */
 export function CardMessages({
   apply,
   clipboardError,
@@ -24,7 +28,7 @@ export function CardMessages({
   return (
     <div aria-live="polite" className="min-h-[1.25rem] space-y-1 text-xs leading-snug">
       {apply ? (
-        <p role={apply.tone === 'error' ? 'alert' : 'status'} className={toneClass[apply.tone]}>
+        <p id={apply.id} className={toneClass[apply.tone]}>
           {apply.text}
         </p>
       ) : null}

@@ -17,6 +17,24 @@ describe('GetReferredForm (SPEC §5 disabled rules)', () => {
     expect((screen.getByRole('button', { name: 'Applying...' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('marks the input invalid and described by the error while one shows', () => {
+    const { rerender } = render(
+      <GetReferredForm
+        connected
+        referredBy={notReferred}
+        phase="error"
+        onApply={vi.fn()}
+        errorId="apply-error"
+      />,
+    );
+    const input = screen.getByLabelText('Get referred');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toBe('apply-error');
+    rerender(<GetReferredForm connected referredBy={notReferred} phase="idle" onApply={vi.fn()} />);
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    expect(input.getAttribute('aria-describedby')).toBeNull();
+  });
+
   it('reads "Referred by {handle}", disabled, once referred', () => {
     render(
       <GetReferredForm

@@ -6,6 +6,8 @@ type GetReferredFormProps = {
   referredBy: { referred: boolean; handle: string | null };
   phase: ApplyPhase;
   onApply: (input: string) => void;
+  /** The id of the apply error while one shows: the input is then invalid and described by it. */
+  errorId?: string | undefined;
 };
 
 function buttonText(referredBy: GetReferredFormProps['referredBy'], phase: ApplyPhase): string {
@@ -17,7 +19,7 @@ function buttonText(referredBy: GetReferredFormProps['referredBy'], phase: Apply
  * Get Referred (SPEC §2, §5): the input is disabled when not connected; Apply is disabled when not connected,
  * while applying, or once referred, when it reads "Referred by {handle}".
  */
-export function GetReferredForm({ connected, referredBy, phase, onApply }: GetReferredFormProps) {
+export function GetReferredForm({ connected, referredBy, phase, onApply, errorId }: GetReferredFormProps) {
   const [value, setValue] = useState('');
   const inputId = useId();
   return (
@@ -40,6 +42,8 @@ export function GetReferredForm({ connected, referredBy, phase, onApply }: GetRe
           value={value}
           onChange={(event) => setValue(event.target.value)}
           disabled={!connected}
+          aria-invalid={errorId ? true : undefined}
+          aria-describedby={errorId}
           placeholder="Referrer's handle, e.g. @mana_fan"
           autoComplete="off"
           autoCapitalize="none"

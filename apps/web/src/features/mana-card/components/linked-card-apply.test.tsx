@@ -39,6 +39,27 @@ const card = (avatarUrl: string | null = null) => renderWithProviders(<PageLike 
 const input = () => screen.getByLabelText('Get referred');
 const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });
 
+/** The apply error the input points at (aria-describedby) while one shows, else null. */
+function applyError(): HTMLElement | null {
+  const id = input().getAttribute('aria-describedby');
+  return id ? document.getElementById(id) : null;
+}
+
+/** An error is shown once, marked on the input, and heard once: inside the card's one live region, no role. */
+function expectApplyError(message: string) {
+  expect(applyError()?.textContent).toBe(message);
+  expect(input().getAttribute('aria-invalid')).toBe('true');
+  expect(screen.getAllByText(message)).toHaveLength(1);
+  expect(applyError()?.getAttribute('role')).toBeNull();
+  expect(applyError()?.closest('[aria-live="polite"]')).not.toBeNull();
+  expect(screen.queryByRole('alert')).toBeNull();
+}
+
+function expectNoApplyError() {
+  expect(applyError()).toBeNull();
+  expect(input().getAttribute('aria-invalid')).toBeNull();
+}
+
 function applyHandle(handle: string) {
   fireEvent.change(input(), { target: { value: handle } });
   fireEvent.click(applyButton());
@@ -59,7 +80,7 @@ describe('LinkedCard: Get Referred (SPEC §4 apply flow, §5, §8)', () => {
     card();
     await settle();
     applyHandle('   ');
-    expect(screen.getByRole('alert').textContent).toBe('Please enter a referrer handle.');
+    expectApplyError('Please enter a referrer handle.');
     await settle();
     expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(0);
   });
@@ -81,7 +102,10 @@ describe('LinkedCard: Get Referred (SPEC §4 apply flow, §5, §8)', () => {
 
     release(new Response(JSON.stringify({ ok: true, data: { referrerHandle: 'bob' }, error: null })));
     await settle(0);
-    expect(screen.getByRole('status').textContent).toContain('@bob is now your referrer');
+    const success = screen.getByText(/@bob is now your referrer/);
+    expect(success.getAttribute('role')).toBeNull();
+    expect(success.closest('[aria-live="polite"]')).not.toBeNull();
+    expectNoApplyError();
     const accountCalls = requestsTo(fetchMock, 'GET /me/account').length;
     await settle(980);
     expect(requestsTo(fetchMock, 'GET /referrals/status')).toHaveLength(1);
@@ -111,12 +135,13 @@ describe('LinkedCard: Get Referred (SPEC §4 apply flow, §5, §8)', () => {
     await settle();
     applyHandle('bob');
     await settle();
-    expect(screen.getByRole('alert').textContent).toBe(message);
+    expectApplyError(message);
     expect(applyButton().textContent).toBe('Apply Referral');
     await settle(4980);
-    expect(screen.getByRole('alert').textContent).toBe(message);
+    expectApplyError(message);
     await settle(30);
-    expect(screen.queryByRole('alert')).toBeNull();
+    expectNoApplyError();
+    expect(screen.queryByText(message)).toBeNull();
   });
 
   it('while an error shows, pressing Apply only dismisses it', async () => {
@@ -125,14 +150,30 @@ describe('LinkedCard: Get Referred (SPEC §4 apply flow, §5, §8)', () => {
     await settle();
     applyHandle('alice');
     await settle();
-    expect(screen.getByRole('alert')).toBeTruthy();
+    expectApplyError(errorMessages.SELF_REFERRAL);
     fireEvent.click(applyButton());
     await settle();
-    expect(screen.queryByRole('alert')).toBeNull();
+    expectNoApplyError();
     expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(1);
     fireEvent.click(applyButton());
     await settle();
     expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(2);
+  });
+
+  it('reports success when a retry meets ALREADY_REFERRED from its own lost first attempt', async () => {
+    serve({
+      'POST /referrals/apply': [
+        () => Promise.reject(new TypeError('Failed to fetch')),
+        fail(409, 'ALREADY_REFERRED'),
+      ],
+      'GET /referrals/status': [notReferred, ok({ status: 'already_referred', referrerHandle: 'bob' })],
+    });
+    card();
+    await settle();
+    applyHandle('bob');
+    await settle(1100);
+    expect(screen.getByText(/@bob is now your referrer/)).toBeTruthy();
+    expectNoApplyError();
   });
 
   it('retries a failing apply 3 times on network failure (1 s, 2 s)', async () => {
@@ -146,6 +187,6 @@ describe('LinkedCard: Get Referred (SPEC §4 apply flow, §5, §8)', () => {
     expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(2);
     await settle(10);
     expect(requestsTo(fetchMock, 'POST /referrals/apply')).toHaveLength(3);
-    expect(screen.getByRole('alert').textContent).toBe(errorMessages.NETWORK_ERROR);
+    expectApplyError(errorMessages.NETWORK_ERROR);
   });
 });

@@ -37,6 +37,12 @@ function PageLike({ avatarUrl }: { avatarUrl: string | null }) {
 
 const card = (avatarUrl: string | null = null) => renderWithProviders(<PageLike avatarUrl={avatarUrl} />);
 
+/** The card as the main page shows it: for whichever account this browser is linked to now. */
+function AccountCard() {
+  const account = useAccount();
+  return account.handle ? <LinkedCard handle={account.handle} avatarUrl={null} /> : null;
+}
+
 const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });
 
 beforeEach(() => {
@@ -79,6 +85,32 @@ describe('LinkedCard (SPEC §2 mana card, linked)', () => {
     await settle(20);
     expect(screen.queryByText('Copied')).toBeNull();
     expect(screen.getByText('Copy')).toBeTruthy();
+  });
+
+  it('asks again for the link and status after a relink to another account, never mixing the two', async () => {
+    const fetchMock = serve({
+      'GET /me/account': [
+        ok({ connected: true, handle: 'alice', avatarUrl: null }),
+        ok({ connected: true, handle: 'carol', avatarUrl: null }),
+      ],
+      'POST /referrals/link': [link, ok({ slug: 'carol', url: 'http://localhost:3000/r/@carol' })],
+      'GET /referrals/status': [ok({ status: 'already_referred', referrerHandle: 'bob' }), notReferred],
+    });
+    renderWithProviders(<AccountCard />);
+    await settle();
+    expect(screen.getByText('@alice')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /r\/@alice/ })).toBeTruthy();
+    expect(applyButton().textContent).toBe('Referred by bob');
+
+    // Another tab links this browser to carol; the 30 s re-check (or focus, or a storage event) sees it.
+    await settle(30_000);
+    await settle();
+    expect(screen.getByText('@carol')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /r\/@carol/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /r\/@alice/ })).toBeNull();
+    expect(applyButton().textContent).toBe('Apply Referral');
+    expect(requestsTo(fetchMock, 'POST /referrals/link')).toHaveLength(2);
+    expect(requestsTo(fetchMock, 'GET /referrals/status')).toHaveLength(2);
   });
 
   it('says "Failed to copy to clipboard" when copying fails', async () => {

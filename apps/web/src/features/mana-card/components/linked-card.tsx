@@ -1,6 +1,6 @@
 import { displayHandle } from '@manaboard/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useId } from 'react';
 import { REFERRAL_REWARD_MANA } from '../../../config/constants';
 import { userMessageFor } from '../../../lib/api-error';
 import { accountKeys } from '../../account/api/get-account';
@@ -25,15 +25,17 @@ type LinkedCardProps = { handle: string; avatarUrl: string | null };
  */
 export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
   const client = useQueryClient();
-  const link = useReferralLink(true);
-  const status = useReferralStatus(true);
+  const link = useReferralLink(handle);
+  const status = useReferralStatus(handle);
   const clipboard = useCopyToClipboard();
   const unlink = useUnlink(clearPendingReferrer);
   const refresh = useCallback(() => {
     void client.invalidateQueries({ queryKey: accountKeys.all });
-    void client.invalidateQueries({ queryKey: referralKeys.status() });
-  }, [client]);
+    void client.invalidateQueries({ queryKey: referralKeys.status(handle) });
+  }, [client, handle]);
   const apply = useApplyReferralFlow(refresh);
+  const applyMessageId = useId();
+  const applyError = apply.phase === 'error' && apply.message !== null;
 
   return (
     <CardFrame label="Mana card" busy={unlink.isPending}>
@@ -74,11 +76,16 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
           referredBy={referrerOf(status.data)}
           phase={apply.phase}
           onApply={apply.submit}
+          errorId={applyError ? applyMessageId : undefined}
         />
         <CardMessages
           apply={
             apply.message
-              ? { tone: apply.phase === 'success' ? 'success' : 'error', text: apply.message }
+              ? {
+                  tone: apply.phase === 'success' ? 'success' : 'error',
+                  text: apply.message,
+                  id: applyMessageId,
+                }
               : null
           }
           clipboardError={clipboard.error}

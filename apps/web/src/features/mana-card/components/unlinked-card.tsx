@@ -11,6 +11,8 @@ type UnlinkedCardProps = {
 /**
  * The card before linking (SPEC §2): EARN MORE MANA with the triple-Mana and referral message; the whole card
  * is one button that starts linking. A pending referrer shows as "Referred by {handle}", which cancels it.
+ * The button's name is a short label: named from its content it would read the whole paragraph, and then the
+ * paragraph again as its description. The paragraph stays the description, so it is read once.
  */
 export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferral }: UnlinkedCardProps) {
   return (
@@ -20,6 +22,7 @@ export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferra
         type="button"
         onClick={onLink}
         disabled={linking}
+        aria-label="Earn more Mana: link your social account"
         aria-describedby="earn-more-mana-text"
         className={`group flex h-full w-full flex-col items-center justify-center gap-4 rounded-3xl px-2 text-center transition hover:bg-white/5 disabled:cursor-wait focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-gold ${pendingReferrer ? 'pb-12' : ''}`}
       >

@@ -22,13 +22,14 @@ export async function getReferralLink(signal?: AbortSignal): Promise<ReferralLin
 }
 
 // The link only depends on the handle, so it is read like data (a POST only because the server may create it).
-export const referralLinkQueryOptions = () =>
+export const referralLinkQueryOptions = (handle: string) =>
   queryOptions({
-    queryKey: referralKeys.link(),
+    queryKey: referralKeys.link(handle),
     queryFn: ({ signal }) => getReferralLink(signal),
     retry: false,
   });
 
-export function useReferralLink(enabled: boolean) {
-  return useQuery({ ...referralLinkQueryOptions(), enabled });
+/** The link of the member whose handle is given (keyed by it, so a relink asks again). */
+export function useReferralLink(handle: string) {
+  return useQuery(referralLinkQueryOptions(handle));
 }

@@ -12,9 +12,10 @@ export async function getReferralStats(signal?: AbortSignal): Promise<{ refereeC
   return data;
 }
 
-export const referralStatsQueryOptions = () =>
-  queryOptions({ queryKey: referralKeys.stats(), queryFn: ({ signal }) => getReferralStats(signal) });
+export const referralStatsQueryOptions = (handle: string) =>
+  queryOptions({ queryKey: referralKeys.stats(handle), queryFn: ({ signal }) => getReferralStats(signal) });
 
-export function useReferralStats(enabled: boolean) {
-  return useQuery({ ...referralStatsQueryOptions(), enabled });
+/** The stats of the member whose handle is given (keyed by it, so a relink asks again). */
+export function useReferralStats(handle: string) {
+  return useQuery(referralStatsQueryOptions(handle));
 }

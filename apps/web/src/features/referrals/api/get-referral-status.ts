@@ -17,16 +17,17 @@ export async function getReferralStatus(signal?: AbortSignal): Promise<ReferralS
   return data;
 }
 
-export const referralStatusQueryOptions = () =>
+export const referralStatusQueryOptions = (handle: string) =>
   queryOptions({
-    queryKey: referralKeys.status(),
+    queryKey: referralKeys.status(handle),
     queryFn: ({ signal }) => getReferralStatus(signal),
     // withRetry already retried; the card offers Retry after that.
     retry: false,
   });
 
-export function useReferralStatus(enabled: boolean) {
-  return useQuery({ ...referralStatusQueryOptions(), enabled });
+/** The status of the member whose handle is given (keyed by it, so a relink asks again). */
+export function useReferralStatus(handle: string) {
+  return useQuery(referralStatusQueryOptions(handle));
 }
 
 /** The referrer once there is one (SPEC §4: a referrer handle exists or the status is already_referred). */
