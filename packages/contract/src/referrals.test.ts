@@ -41,14 +41,26 @@ describe('handle normalisation', () => {
     );
   });
 
-  it('keeps case for display while any casing names the same handle', () => {
+  it('keeps case exactly: it does not fold it (the server compares handles case-insensitively)', () => {
+    fc.assert(
+      fc.property(handle, space, fc.boolean(), (h, pad, at) => {
+        for (const typed of [h.toUpperCase(), h.toLowerCase(), h]) {
+          // Whatever casing was typed comes back as typed, not lower-cased or matched to a stored handle.
+          expect(normaliseHandle(`${pad}${at ? '@' : ''}${typed}${pad}`)).toBe(typed);
+        }
+        expect(displayHandle(h)).toBe(`@${h}`);
+        expect(displayHandle(`${pad}@${h}`)).toBe(`@${h}`);
+      }),
+    );
+    // So two casings of one handle normalise to different strings unless compared case-insensitively.
+    expect(normaliseHandle('@ALICE')).not.toBe(normaliseHandle('alice'));
+  });
+
+  it('drops only one leading @ (a second one stays and fails the pattern)', () => {
     fc.assert(
       fc.property(handle, (h) => {
-        const upper = normaliseHandle(`@${h.toUpperCase()}`);
-        const lower = normaliseHandle(h.toLowerCase());
-        expect(upper.toLowerCase()).toBe(lower.toLowerCase());
-        expect(displayHandle(h)).toBe(`@${h}`);
-        expect(displayHandle(`@${h}`)).toBe(`@${h}`);
+        expect(normaliseHandle(`@@${h}`)).toBe(`@${h}`);
+        expect(HANDLE_PATTERN.test(normaliseHandle(`@@${h}`))).toBe(false);
       }),
     );
   });

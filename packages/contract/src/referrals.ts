@@ -28,10 +28,13 @@ export function displayHandle(handle: string): string {
 /** Where the server may send the browser after linking: the public origin plus one of these paths. */
 export const AUTH_RETURN_PATHS = ['/auth/callback', '/linked'] as const;
 
-/** `POST /auth/twitter/start` body. */
+/**
+ * `POST /auth/twitter/start` body. `referrerSlug` comes from whatever `/r/…` link the member followed: the server
+ * ignores one that is not a handle rather than refuse to link, so it is only bounded here.
+ */
 export const authStartRequestSchema = z.strictObject({
   redirectAfter: z.string().min(1).max(2048),
-  referrerSlug: z.string().max(64).optional(),
+  referrerSlug: z.string().max(256).optional(),
 });
 export type AuthStartRequest = z.infer<typeof authStartRequestSchema>;
 
@@ -77,13 +80,16 @@ export const emptyBodySchema = z.strictObject({});
 
 /**
  * `error=` values the server puts on `redirectAfter` when linking fails: the member cancelled at X, the state
- * was unknown or already used, the attempt was older than 10 minutes, or X refused the code exchange.
+ * was unknown or already used (or came back to another browser than the one that started), the attempt was
+ * older than 10 minutes, X refused the code exchange, or too many returns came from this address (try again
+ * in a minute).
  */
 export const AUTH_CALLBACK_ERRORS = [
   'access_denied',
   'invalid_state',
   'state_expired',
   'exchange_failed',
+  'rate_limited',
 ] as const;
 export type AuthCallbackError = (typeof AUTH_CALLBACK_ERRORS)[number];
 

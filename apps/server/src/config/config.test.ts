@@ -64,7 +64,14 @@ describe('loadConfig', () => {
       officialHandles: ['ManaboardHQ', 'ManaboardDev'],
       reservedHandles: [],
     });
-    expect(loadConfig({}).rateLimits).toEqual({ token: 30, auth: 10, apply: 10, read: 120, ipFactor: 10 });
+    expect(loadConfig({}).rateLimits).toEqual({
+      token: 30,
+      auth: 10,
+      apply: 10,
+      read: 120,
+      write: 30,
+      ipFactor: 10,
+    });
     const custom = loadConfig({ RESERVED_HANDLES: ' @Admin, support_team ,', OFFICIAL_HANDLES: 'OurBrand' });
     expect(custom.referrals.reservedHandles).toEqual(['Admin', 'support_team']);
     expect(custom.referrals.officialHandles).toEqual(['OurBrand']);

@@ -68,6 +68,7 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_APPLY_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_IP_FACTOR: z.coerce.number().int().min(1).default(10),
   OFFICIAL_HANDLES: handleList.default(['ManaboardHQ', 'ManaboardDev']),
   RESERVED_HANDLES: handleList.default([]),
@@ -115,6 +116,7 @@ export type RateLimitConfig = {
   auth: number;
   apply: number;
   read: number;
+  write: number;
   ipFactor: number;
 };
 
@@ -208,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
       auth: e.RATE_LIMIT_AUTH_PER_MINUTE,
       apply: e.RATE_LIMIT_APPLY_PER_MINUTE,
       read: e.RATE_LIMIT_READ_PER_MINUTE,
+      write: e.RATE_LIMIT_WRITE_PER_MINUTE,
       ipFactor: e.RATE_LIMIT_IP_FACTOR,
     },
     referrals: {

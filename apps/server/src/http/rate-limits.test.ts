@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { referralFailureSchema } from '@manaboard/contract';
 import { World } from '@manaboard/x-sim';
 import { testEnv } from '../config/test-env';
+import { newBrowser, type Browser } from '../test/linking-flow';
 import { buildTestApp, type TestApp } from '../test/test-app';
+import type { RouteClass } from './rate-limits';
 
 const LIMITS = { RATE_LIMIT_TOKEN_PER_MINUTE: '3', RATE_LIMIT_IP_FACTOR: '2', LOG_LEVEL: 'silent' };
 
@@ -33,7 +35,9 @@ const token = (t: TestApp, browserId: string, extra: { ip?: string; forwardedFor
     ...(extra.ip ? { remoteAddress: extra.ip } : {}),
   });
 
-function expectLimited(response: Awaited<ReturnType<typeof token>>): void {
+type Reply = Awaited<ReturnType<typeof token>>;
+
+function expectLimited(response: Reply): void {
   expect(response.statusCode).toBe(429);
   expect(referralFailureSchema.parse(response.json()).error).toEqual({
     code: 'RATE_LIMIT_EXCEEDED',
@@ -71,6 +75,113 @@ function suite(label: string, env: () => Record<string, string>) {
 }
 
 suite('in-process store', () => ({}));
+
+/** Every limited route, by class, with what it answers while under the limit (a browser that is not linked). */
+const routes: Record<
+  RouteClass,
+  Array<{ route: string; status: number; send: (t: TestApp, b: Browser) => Promise<Reply> }>
+> = {
+  token: [
+    {
+      route: 'GET /csrf-token',
+      status: 200,
+      send: (t, b) => token(t, b.id),
+    },
+  ],
+  auth: [
+    {
+      route: 'POST /auth/twitter/start',
+      status: 200,
+      send: (t, b) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/auth/twitter/start',
+          headers: b.headers,
+          payload: { redirectAfter: `${t.config.publicOrigin}/auth/callback` },
+        }),
+    },
+  ],
+  apply: [
+    {
+      route: 'POST /referrals/apply',
+      status: 403,
+      send: (t, b) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/referrals/apply',
+          headers: b.headers,
+          payload: { referrerHandle: 'x' },
+        }),
+    },
+  ],
+  read: ['/me/account', '/referrals/status', '/referrals/stats'].map((url) => ({
+    route: `GET ${url}`,
+    status: 200,
+    send: (t: TestApp, b: Browser) => t.app.inject({ method: 'GET', url, headers: { 'x-user-id': b.id } }),
+  })),
+  write: [
+    { url: '/me/unlink', status: 200 },
+    { url: '/referrals/link', status: 403 },
+  ].map(({ url, status }) => ({
+    route: `POST ${url}`,
+    status,
+    send: (t: TestApp, b: Browser) => t.app.inject({ method: 'POST', url, headers: b.headers, payload: {} }),
+  })),
+};
+
+const envOf: Record<RouteClass, string> = {
+  token: 'RATE_LIMIT_TOKEN_PER_MINUTE',
+  auth: 'RATE_LIMIT_AUTH_PER_MINUTE',
+  apply: 'RATE_LIMIT_APPLY_PER_MINUTE',
+  read: 'RATE_LIMIT_READ_PER_MINUTE',
+  write: 'RATE_LIMIT_WRITE_PER_MINUTE',
+};
+const classes = Object.keys(envOf) as RouteClass[];
+
+describe.each(classes)('the %s route class', (routeClass) => {
+  // Only this class is tight; every other class has room, so a 429 can only come from this class's budget.
+  const env = Object.fromEntries(classes.map((c) => [envOf[c], c === routeClass ? '2' : '100']));
+
+  it.each(routes[routeClass].map((r) => [r.route, r] as const))(
+    '%s: a browser gets its 2 requests, then 429, while its other classes still answer',
+    async (_route, { status, send }) => {
+      const t = await appWith({ ...env, RATE_LIMIT_IP_FACTOR: '10' });
+      const browser = await newBrowser(t);
+      // Fetching the browser's CSRF token was already one request of the token class.
+      const spent = routeClass === 'token' ? 1 : 0;
+      for (let i = spent; i < 2; i++) expect((await send(t, browser)).statusCode).toBe(status);
+      expectLimited(await send(t, browser));
+      const other = classes.find((c) => c !== routeClass && c !== 'token') ?? 'read';
+      const [elsewhere] = routes[other];
+      if (!elsewhere) throw new Error('no route');
+      expect((await elsewhere.send(t, browser)).statusCode).toBe(elsewhere.status);
+    },
+  );
+});
+
+describe("X's return to the callback over the limit", () => {
+  it('is sent to the return page with error=rate_limited, not shown JSON', async () => {
+    // Counted per IP only (X's redirect carries no browser id): 2 × 2 returns, then the limit.
+    const t = await appWith({ RATE_LIMIT_AUTH_PER_MINUTE: '2', RATE_LIMIT_IP_FACTOR: '2' });
+    const callback = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/auth/twitter/callback?state=s&code=c',
+        remoteAddress: '192.0.2.9',
+      });
+    for (let i = 0; i < 4; i++) {
+      const answer = await callback();
+      expect(answer.statusCode).toBe(302);
+      expect(answer.headers.location).toBe(`${t.config.publicOrigin}/auth/callback?error=invalid_state`);
+    }
+    const limited = await callback();
+    expect(limited.statusCode).toBe(302);
+    expect(limited.headers.location).toBe(`${t.config.publicOrigin}/auth/callback?error=rate_limited`);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.headers['referrer-policy']).toBe('no-referrer');
+    expect(limited.headers['cache-control']).toBe('no-store');
+  });
+});
 
 describe('rate limits behind a proxy', () => {
   it('reads the client address from X-Forwarded-For only when TRUST_PROXY says so', async () => {

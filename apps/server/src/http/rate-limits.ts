@@ -1,15 +1,27 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config/config';
 import { CatalogueError } from '../errors';
 import { browserIdSchema, hashBrowserId } from '../modules/identity/browser-id';
 
-/** Route classes with their own budgets: CSRF tokens, linking, applying a referrer, account reads. */
-export type RouteClass = 'token' | 'auth' | 'apply' | 'read';
+/**
+ * Route classes with their own budgets: CSRF tokens, linking, applying a referrer, reads, and the other writes
+ * (unlink, referral link), which change state and so get a tighter budget than reads.
+ */
+export type RouteClass = 'token' | 'auth' | 'apply' | 'read' | 'write';
+
+/**
+ * What a route does instead of the JSON 429 when over its limit: a full-page navigation (X's return to the
+ * callback) is better sent to a page than shown raw JSON. Must send the reply.
+ */
+export type OnExceeded = (reply: FastifyReply, retryAfterSeconds: number) => FastifyReply;
 
 /** Gives the onRequest hook that limits a route of the given class. */
-export type RateLimits = (routeClass: RouteClass) => onRequestAsyncHookHandler;
+export type RateLimits = (routeClass: RouteClass, onExceeded?: OnExceeded) => onRequestAsyncHookHandler;
+
+/** Seconds to wait when over a limit, 0 when the request may go on. */
+type Counter = (request: FastifyRequest) => Promise<number>;
 
 const WINDOW_MS = 60_000;
 
@@ -36,8 +48,8 @@ export async function registerRateLimits(
     ...(redis ? { redis, nameSpace: namespace } : {}),
   });
 
-  const limiters = new Map<RouteClass, onRequestAsyncHookHandler>();
-  const build = (routeClass: RouteClass): onRequestAsyncHookHandler => {
+  const counters = new Map<RouteClass, Counter>();
+  const build = (routeClass: RouteClass): Counter => {
     const perBrowser = config.rateLimits[routeClass];
     const byIp = app.createRateLimit({
       max: perBrowser * config.rateLimits.ipFactor,
@@ -56,18 +68,23 @@ export async function registerRateLimits(
       for (const result of results) {
         if (!result.isAllowed && result.isExceeded) retryAfter = Math.max(retryAfter, result.ttlInSeconds, 1);
       }
-      if (retryAfter > 0) {
-        throw new CatalogueError(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': String(retryAfter) });
-      }
+      return retryAfter;
     };
   };
-  return (routeClass) => {
-    let limiter = limiters.get(routeClass);
-    if (!limiter) {
-      limiter = build(routeClass);
-      limiters.set(routeClass, limiter);
+  return (routeClass, onExceeded) => {
+    // One pair of counters per class, however many routes share it.
+    let counter = counters.get(routeClass);
+    if (!counter) {
+      counter = build(routeClass);
+      counters.set(routeClass, counter);
     }
-    return limiter;
+    const count = counter;
+    return async (request, reply) => {
+      const retryAfter = await count(request);
+      if (retryAfter === 0) return;
+      if (onExceeded) return onExceeded(reply.header('Retry-After', String(retryAfter)), retryAfter);
+      throw new CatalogueError(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': String(retryAfter) });
+    };
   };
 }
 

@@ -9,7 +9,7 @@ import type { TestDatabaseKind } from './test-database';
 /** The simulated X registers this origin's callback (SIM_CALLBACK), so linking tests serve from it. */
 export const TEST_ORIGIN = 'http://127.0.0.1:1';
 export const TEST_NOW = Date.parse('2026-11-22T12:00:00Z');
-export const DAY_MS = 86_400_000;
+export { DAY_MS } from '../time';
 
 export type LinkingTest = TestApp & {
   world: World;
@@ -43,31 +43,61 @@ export async function startLinkingTest(
   };
 }
 
-/** A browser: its id, and a CSRF token fetched for it. */
-export async function newBrowser(
-  t: TestApp,
-): Promise<{ id: string; csrf: string; headers: Record<string, string> }> {
+/** A stored cookie: its value and the path it is sent to (all the linking cookie uses). */
+type Cookie = { value: string; path: string };
+
+/** A browser: its id, a CSRF token fetched for it, and its cookie jar (the server's Set-Cookie kept as sent). */
+export type Browser = {
+  id: string;
+  csrf: string;
+  headers: Record<string, string>;
+  cookies: Map<string, Cookie>;
+};
+
+/** A new browser: a fresh id, the CSRF token fetched for it, no cookies yet. */
+export async function newBrowser(t: TestApp): Promise<Browser> {
   const id = randomUUID();
   const response = await t.app.inject({ method: 'GET', url: '/csrf-token', headers: { 'x-user-id': id } });
   const csrf = csrfTokenResponseSchema.parse(response.json()).data.csrfToken;
-  return { id, csrf, headers: { 'x-user-id': id, 'x-csrf-token': csrf } };
+  return { id, csrf, headers: { 'x-user-id': id, 'x-csrf-token': csrf }, cookies: new Map() };
 }
 
-type Browser = Awaited<ReturnType<typeof newBrowser>>;
+/** The `Cookie` header a browser sends to `path`: every cookie whose Path is a prefix of it. */
+export function cookieHeader(browser: Browser, path: string): Record<string, string> {
+  const pairs = [...browser.cookies]
+    .filter(([, { path: scope }]) => scope === '/' || path === scope || path.startsWith(`${scope}/`))
+    .map(([name, cookie]) => `${name}=${cookie.value}`);
+  return pairs.length > 0 ? { cookie: pairs.join('; ') } : {};
+}
 
-/** `POST /auth/twitter/start` → the authorize URL at the simulated X. */
+/** Keeps (or, with Max-Age=0, drops) the cookies a response sets, as a browser does. */
+export function keepCookies(browser: Browser, setCookie: string | string[] | undefined): void {
+  for (const line of typeof setCookie === 'string' ? [setCookie] : (setCookie ?? [])) {
+    const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    const attribute = (key: string) =>
+      attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
+    if (attribute('max-age') === '0') browser.cookies.delete(name);
+    else browser.cookies.set(name, { value: pair.slice(eq + 1), path: attribute('path') ?? '/' });
+  }
+}
+
+/** `POST /auth/twitter/start` → the authorize URL at the simulated X; the browser keeps the nonce cookie. */
 export async function startLink(
   t: TestApp,
   browser: Browser,
   body: { redirectAfter?: string; referrerSlug?: string } = {},
 ): Promise<string> {
+  const url = '/auth/twitter/start';
   const response = await t.app.inject({
     method: 'POST',
-    url: '/auth/twitter/start',
-    headers: browser.headers,
+    url,
+    headers: { ...browser.headers, ...cookieHeader(browser, url) },
     payload: { redirectAfter: `${TEST_ORIGIN}/auth/callback`, ...body },
   });
   expect(response.statusCode, response.body).toBe(200);
+  keepCookies(browser, response.headers['set-cookie']);
   return authStartResponseSchema.parse(response.json()).data.authorizeUrl;
 }
 
@@ -91,11 +121,19 @@ export async function signInAtX(authorizeUrl: string, handle: string, options: S
   return new URL(answer.headers.get('location') ?? '');
 }
 
-/** Follows X's redirect to our callback; returns where the server sends the browser next. */
-export async function followCallback(t: TestApp, callback: URL): Promise<URL> {
+/**
+ * Follows X's redirect to our callback in `browser` (its cookies go along, as on a real navigation, and it keeps
+ * what the answer sets); returns where the server sends the browser next.
+ */
+export async function followCallback(t: TestApp, callback: URL, browser: Browser): Promise<URL> {
   expect(callback.origin).toBe(TEST_ORIGIN);
-  const response = await t.app.inject({ method: 'GET', url: `${callback.pathname}${callback.search}` });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `${callback.pathname}${callback.search}`,
+    headers: cookieHeader(browser, callback.pathname),
+  });
   expect(response.statusCode, response.body).toBe(302);
+  keepCookies(browser, response.headers['set-cookie']);
   return new URL(String(response.headers.location));
 }
 
@@ -108,7 +146,7 @@ export async function linkAs(
 ): Promise<URL> {
   const { referrerSlug, ...signIn } = options;
   const authorizeUrl = await startLink(t, browser, referrerSlug ? { referrerSlug } : {});
-  return followCallback(t, await signInAtX(authorizeUrl, handle, signIn));
+  return followCallback(t, await signInAtX(authorizeUrl, handle, signIn), browser);
 }
 
 /** A new browser linked to `handle`. */

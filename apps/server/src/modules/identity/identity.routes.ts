@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { CatalogueError } from '../../errors';
 import type { RateLimits } from '../../http/rate-limits';
+import { okReply } from '../../http/referral-replies';
 import { routeFamilyOf } from '../../http/route-families';
 import { requireBrowserIdHash } from './browser-id';
 import type { CsrfTokens } from './csrf';
@@ -19,9 +20,7 @@ export const identityRoutes: FastifyPluginAsync<{ csrf: CsrfTokens; limits: Rate
   app.get('/csrf-token', { onRequest: limits('token') }, async (request, reply) => {
     const browserHash = requireBrowserIdHash(request);
     const { token } = csrf.issue(browserHash);
-    return reply
-      .header('Cache-Control', 'no-store')
-      .send({ ok: true, data: { csrfToken: token }, error: null });
+    return reply.header('Cache-Control', 'no-store').send(okReply({ csrfToken: token }));
   });
 };
 

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { AccountsTable, Database } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { AccountsTable, Database, Db } from '../../db/schema';
 
 export type AccountRow = Selectable<AccountsTable>;
 
@@ -41,6 +39,19 @@ export async function upsertAccount(db: Db, login: AccountLogin): Promise<Accoun
     .onConflict((oc) => oc.column('x_user_id').doUpdateSet(changing))
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The account of an X user, locked until the transaction ends (a login reads what it is about to replace). */
+export async function lockAccountByXUserId(
+  trx: Transaction<Database>,
+  xUserId: string,
+): Promise<AccountRow | undefined> {
+  return trx
+    .selectFrom('accounts')
+    .selectAll()
+    .where('x_user_id', '=', xUserId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The account this browser is bound to, if any. */

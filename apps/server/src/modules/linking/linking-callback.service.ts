@@ -5,12 +5,15 @@ import type { XUser } from '../../integrations/x/x-schemas';
 import { recordAudit } from '../audit/audit.repository';
 import { applyReferral, type ReferralDeps } from '../referrals/referrals.service';
 import * as accounts from './accounts.repository';
+import { nonceMatches } from './linking-nonce';
 import * as attempts from './oauth-attempts.repository';
 import { callbackUrl, releaseIfUnbound, revokeAtX, type LinkingDeps } from './linking.service';
 
 /**
  * Completes linking when X sends the browser back: the state is consumed once (replays and strangers' states
- * fail), X's error or an expired attempt ends it, the code is exchanged with the stored PKCE verifier,
+ * fail), an expired attempt ends it, the browser must be the one that started (its nonce cookie: otherwise a
+ * victim approving an attacker's authorize URL would bind the victim's X account to the attacker's browser),
+ * X's error ends it, the code is exchanged with the stored PKCE verifier,
  * `users/me` is read, the account upserted and this browser bound, and the referrer given at the start applied
  * when the rules allow. Always answers with where to send the browser: `redirectAfter` with
  * `referral_applied=true&referrer_handle=…` on a referral, or with `error=<code>` on any failure.
@@ -18,6 +21,7 @@ import { callbackUrl, releaseIfUnbound, revokeAtX, type LinkingDeps } from './li
 export async function completeLinking(
   deps: LinkingDeps & { referrals: ReferralDeps },
   params: URLSearchParams,
+  nonce: string | undefined,
 ): Promise<{ redirect: string }> {
   const fallback = `${deps.publicOrigin}/auth/callback`;
   const fail = (to: string, error: AuthCallbackError) => ({ redirect: withQuery(to, { error }) });
@@ -26,7 +30,13 @@ export async function completeLinking(
   const attempt = state ? await attempts.consumeAttempt(deps.db, state) : undefined;
   if (!attempt) return fail(fallback, 'invalid_state');
   const back = attempt.redirect_after;
+  // Expiry first: the cookie lives as long as the attempt, so a late return is told it was late.
   if (attempt.expires_at.getTime() <= deps.now()) return fail(back, 'state_expired');
+  // The attempt stays consumed: whoever holds the authorize URL cannot try again from another browser.
+  if (!nonceMatches(nonce, attempt.nonce_hash)) {
+    deps.log.warn('OAuth callback from a browser that did not start the attempt');
+    return fail(back, 'invalid_state');
+  }
   if (params.has('error')) return fail(back, 'access_denied');
 
   const granted = await exchange(deps, params, attempt.state, attempt.code_verifier);
@@ -36,7 +46,9 @@ export async function completeLinking(
   const now = new Date(deps.now());
   const sealedAccessToken = await deps.vault.seal(tokens.accessToken);
   const sealedRefreshToken = tokens.refreshToken ? await deps.vault.seal(tokens.refreshToken) : null;
-  const { account, released } = await deps.db.transaction().execute(async (trx) => {
+  const { account, released, replaced } = await deps.db.transaction().execute(async (trx) => {
+    // The tokens this login replaces (locked, so a concurrent refresh cannot slip in between).
+    const before = await accounts.lockAccountByXUserId(trx, me.id);
     const row = await accounts.upsertAccount(trx, {
       xUserId: me.id,
       handle: me.username,
@@ -57,9 +69,15 @@ export async function completeLinking(
       details: { xUserId: me.id, handle: me.username, ...(previous ? { replacedAccountId: previous } : {}) },
     });
     // A browser that switches accounts leaves the old one; if nobody else uses it, its grant ends too.
-    return { account: row, released: previous ? await releaseIfUnbound(trx, previous, now) : null };
+    return {
+      account: row,
+      released: previous ? await releaseIfUnbound(trx, previous, now) : null,
+      replaced: before,
+    };
   });
   if (released) await revokeAtX(deps, released);
+  // The new grant supersedes the old one: revoke it rather than leave a live token nobody will use.
+  if (replaced) await revokeAtX(deps, replaced);
   deps.log.info({ accountId: account.id }, 'account linked');
 
   if (!attempt.referrer_slug) return { redirect: back };

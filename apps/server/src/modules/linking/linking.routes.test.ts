@@ -119,7 +119,7 @@ describe.each(testDatabaseKinds())('linking an X account on %s', (kind) => {
   it('uses a state once: a replayed callback is refused', async () => {
     const browser = await newBrowser(t);
     const callback = await signInAtX(await startLink(t, browser), 'replayer');
-    expect((await followCallback(t, callback)).searchParams.get('error')).toBeNull();
+    expect((await followCallback(t, callback, browser)).searchParams.get('error')).toBeNull();
     // The one-time code and state are censored in request logs too.
     const logs = t.logs.join('\n');
     for (const secret of ['code', 'state']) {
@@ -127,7 +127,7 @@ describe.each(testDatabaseKinds())('linking an X account on %s', (kind) => {
       expect(value.length).toBeGreaterThan(8);
       expect(logs).not.toContain(value);
     }
-    const replay = await followCallback(t, callback);
+    const replay = await followCallback(t, callback, browser);
     expect(replay.href).toBe(`${TEST_ORIGIN}/auth/callback?error=invalid_state`);
   });
 
@@ -143,7 +143,7 @@ describe.each(testDatabaseKinds())('linking an X account on %s', (kind) => {
     const browser = await newBrowser(t);
     const authorizeUrl = await startLink(t, browser, { redirectAfter: `${TEST_ORIGIN}/linked` });
     t.world.advance(10 * 60 * 1000 + 1);
-    const landed = await followCallback(t, await signInAtX(authorizeUrl, 'too_slow'));
+    const landed = await followCallback(t, await signInAtX(authorizeUrl, 'too_slow'), browser);
     expect(landed.href).toBe(`${TEST_ORIGIN}/linked?error=state_expired`);
     expect((await account(browser.id)).connected).toBe(false);
   });
@@ -163,7 +163,7 @@ describe.each(testDatabaseKinds())('linking an X account on %s', (kind) => {
       .set({ code_verifier: 'x'.repeat(64) })
       .where('state', '=', state)
       .execute();
-    const landed = await followCallback(t, await signInAtX(authorizeUrl, 'pkce_victim'));
+    const landed = await followCallback(t, await signInAtX(authorizeUrl, 'pkce_victim'), browser);
     expect(landed.searchParams.get('error')).toBe('exchange_failed');
     expect((await account(browser.id)).connected).toBe(false);
   });

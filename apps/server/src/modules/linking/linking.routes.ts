@@ -7,16 +7,19 @@ import {
   unlinkResponseSchema,
 } from '@manaboard/contract';
 import type { RateLimits } from '../../http/rate-limits';
+import { noStore, okReply } from '../../http/referral-replies';
 import { requireBrowserIdHash } from '../identity/browser-id';
 import type { ReferralDeps } from '../referrals/referrals.service';
 import { completeLinking } from './linking-callback.service';
+import { clearedNonceCookie, nonceCookie, readNonce } from './linking-nonce';
 import {
-  accountForBrowser,
   accountInfo,
+  OAUTH_ATTEMPT_LIFETIME_MS,
   startLinking,
   unlinkBrowser,
   type LinkingDeps,
 } from './linking.service';
+import { memberOf } from './member';
 
 export type LinkingRoutesOptions = { linking: LinkingDeps; referrals: ReferralDeps; limits: RateLimits };
 
@@ -26,9 +29,8 @@ export type LinkingRoutesOptions = { linking: LinkingDeps; referrals: ReferralDe
  */
 export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async (app, options) => {
   const { linking, limits } = options;
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('Cache-Control', 'no-store');
-  });
+  const { publicOrigin } = linking;
+  noStore(app);
 
   app.post(
     '/auth/twitter/start',
@@ -36,45 +38,50 @@ export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async 
       onRequest: limits('auth'),
       schema: { body: authStartRequestSchema, response: { 200: authStartResponseSchema } },
     },
-    async (request) => {
-      const data = await startLinking(linking, {
+    async (request, reply) => {
+      const { authorizeUrl, nonce } = await startLinking(linking, {
         browserHash: requireBrowserIdHash(request),
         redirectAfter: request.body.redirectAfter,
         referrerSlug: request.body.referrerSlug,
       });
-      return { ok: true as const, data, error: null };
+      void reply.header('Set-Cookie', nonceCookie(nonce, publicOrigin, OAUTH_ATTEMPT_LIFETIME_MS));
+      return okReply({ authorizeUrl });
     },
   );
 
-  // A top-level navigation from X: no X-User-Id here; the stored attempt names the browser.
-  app.get('/auth/twitter/callback', { onRequest: limits('auth') }, async (request, reply) => {
+  // A top-level navigation from X: no X-User-Id here; the stored attempt names the browser, and the nonce
+  // cookie proves this is that browser. Over the limit it is sent to the return page, not shown JSON.
+  const callbackLimit = limits('auth', (reply) =>
+    reply
+      .header('Referrer-Policy', 'no-referrer')
+      .redirect(`${publicOrigin}/auth/callback?error=rate_limited`, 302),
+  );
+  app.get('/auth/twitter/callback', { onRequest: callbackLimit }, async (request, reply) => {
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const { redirect } = await completeLinking(
       { ...linking, referrals: options.referrals },
       new URLSearchParams(query),
+      readNonce(request.headers.cookie),
     );
     // The callback URL carries the code: it must not leak to the next page as a Referer.
-    return reply.header('Referrer-Policy', 'no-referrer').redirect(redirect, 302);
+    return reply
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Set-Cookie', clearedNonceCookie(publicOrigin))
+      .redirect(redirect, 302);
   });
 
   app.get(
     '/me/account',
     { onRequest: limits('read'), schema: { response: { 200: accountResponseSchema } } },
-    async (request) => {
-      const account = await accountForBrowser(linking.db, requireBrowserIdHash(request));
-      return { ok: true as const, data: accountInfo(account), error: null };
-    },
+    async (request) => okReply(accountInfo(await memberOf(linking.db, request))),
   );
 
   app.post(
     '/me/unlink',
     {
-      onRequest: limits('read'),
+      onRequest: limits('write'),
       schema: { body: emptyBodySchema, response: { 200: unlinkResponseSchema } },
     },
-    async (request) => {
-      const data = await unlinkBrowser(linking, requireBrowserIdHash(request));
-      return { ok: true as const, data, error: null };
-    },
+    async (request) => okReply(await unlinkBrowser(linking, requireBrowserIdHash(request))),
   );
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createXClient } from '../../integrations/x/x-client';
 import { REFRESH_MARGIN_MS } from '../../integrations/x/x-oauth';
@@ -5,7 +6,9 @@ import { parseKey, TokenCipher } from '../../security/token-cipher';
 import { TokenVault } from '../../security/token-vault';
 import { linkedBrowser, startLinkingTest, TEST_ORIGIN, type LinkingTest } from '../../test/linking-flow';
 import { testDatabaseKinds } from '../../test/test-database';
-import { checkRedirectAfter, memberAccessToken, type LinkingDeps } from './linking.service';
+import { hashBrowserId } from '../identity/browser-id';
+import * as accounts from './accounts.repository';
+import { checkRedirectAfter, memberAccessToken, unlinkBrowser, type LinkingDeps } from './linking.service';
 
 describe.each(testDatabaseKinds())('linking service on %s', (kind) => {
   let t: LinkingTest;
@@ -58,5 +61,51 @@ describe.each(testDatabaseKinds())('linking service on %s', (kind) => {
     for (const bad of ['/linked', 'not a url', `${TEST_ORIGIN}/linked#x`, `${TEST_ORIGIN}/auth/callback/`]) {
       expect(() => checkRedirectAfter(TEST_ORIGIN, bad)).toThrow(/redirectAfter/);
     }
+  });
+
+  it('keeps the tokens a login is storing while the last other browser unlinks', async () => {
+    const leaving = await linkedBrowser(t, 'race_unlinker');
+    const account = await t.database.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('handle', '=', 'race_unlinker')
+      .executeTakeFirstOrThrow();
+    const fresh = await deps.vault.seal('fresh-access-token');
+    let written: () => void = () => undefined;
+    const loginWrote = new Promise<void>((resolve) => {
+      written = () => resolve();
+    });
+    let finish: () => void = () => undefined;
+    const loginMayCommit = new Promise<void>((resolve) => {
+      finish = () => resolve();
+    });
+    const now = new Date(deps.now());
+    // A login from another browser, caught mid-transaction: new tokens stored, browser bound, not committed.
+    const login = t.database.db.transaction().execute(async (trx) => {
+      await accounts.upsertAccount(trx, {
+        xUserId: account.x_user_id,
+        handle: account.handle,
+        avatarUrl: account.avatar_url,
+        xCreatedAt: account.x_created_at,
+        followers: account.followers,
+        sealedAccessToken: fresh,
+        sealedRefreshToken: null,
+        tokenExpiresAt: new Date(now.getTime() + 3_600_000),
+        scopes: account.scopes,
+        now,
+      });
+      await accounts.bindBrowser(trx, hashBrowserId(randomUUID()), account.id, now);
+      written();
+      await loginMayCommit;
+    });
+    await loginWrote;
+    const unlinked = unlinkBrowser(deps, hashBrowserId(leaving.id));
+    // Give the unlink time to run into the login's transaction before that commits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finish();
+    await login;
+    expect(await unlinked).toEqual({ unlinked: true });
+    const after = await accounts.findAccountById(t.database.db, account.id);
+    expect(after?.access_token).toBe(fresh);
   });
 });

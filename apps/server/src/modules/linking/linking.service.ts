@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import { AUTH_RETURN_PATHS, type AccountInfo } from '@manaboard/contract';
+import type { Kysely, Transaction } from 'kysely';
+import { AUTH_RETURN_PATHS, HANDLE_PATTERN, normaliseHandle, type AccountInfo } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
 import { BadRequestError } from '../../errors';
 import type { XClient } from '../../integrations/x/x-client';
@@ -9,6 +9,7 @@ import type { TokenVault } from '../../security/token-vault';
 import { recordAudit } from '../audit/audit.repository';
 import * as accounts from './accounts.repository';
 import type { AccountRow } from './accounts.repository';
+import { newNonce } from './linking-nonce';
 import * as attempts from './oauth-attempts.repository';
 
 /** An OAuth attempt must come back within 10 minutes. */
@@ -51,14 +52,17 @@ export function checkRedirectAfter(publicOrigin: string, redirectAfter: string):
 
 /**
  * Starts linking for a browser: a one-time state and PKCE verifier stored for 10 minutes with the browser,
- * the referrer and where to return, and the X authorize URL to send the browser to.
+ * the referrer, where to return and the hash of a nonce that only this browser gets (as a cookie, set by the
+ * route), and the X authorize URL to send the browser to. A referrer that cannot be a handle is dropped, not
+ * refused: a mangled `/r/…` link must not stop anyone from linking.
  */
 export async function startLinking(
   deps: LinkingDeps,
   input: { browserHash: string; redirectAfter: string; referrerSlug: string | undefined },
-): Promise<{ authorizeUrl: string }> {
+): Promise<{ authorizeUrl: string; nonce: string }> {
   const redirectAfter = checkRedirectAfter(deps.publicOrigin, input.redirectAfter);
   const start = await deps.x.oauth.start(callbackUrl(deps.publicOrigin));
+  const { nonce, nonceHash } = newNonce();
   const now = deps.now();
   // Expired attempts are worthless; sweeping them here keeps the table small without a job.
   await attempts.deleteExpiredAttempts(deps.db, new Date(now - OAUTH_ATTEMPT_LIFETIME_MS));
@@ -66,12 +70,19 @@ export async function startLinking(
     state: start.state,
     codeVerifier: start.codeVerifier,
     browserHash: input.browserHash,
-    referrerSlug: input.referrerSlug?.trim() || null,
+    nonceHash,
+    referrerSlug: usableReferrer(input.referrerSlug),
     redirectAfter,
     createdAt: new Date(now),
     expiresAt: new Date(now + OAUTH_ATTEMPT_LIFETIME_MS),
   });
-  return { authorizeUrl: start.url };
+  return { authorizeUrl: start.url, nonce };
+}
+
+/** The referrer slug as a handle when it can be one, else null (ignored). */
+export function usableReferrer(slug: string | undefined): string | null {
+  const handle = normaliseHandle(slug ?? '');
+  return HANDLE_PATTERN.test(handle) ? handle : null;
 }
 
 /** `GET /me/account` for this browser. */
@@ -79,11 +90,6 @@ export function accountInfo(account: AccountRow | undefined): AccountInfo {
   return account
     ? { connected: true, handle: account.handle, avatarUrl: account.avatar_url }
     : { connected: false, handle: null, avatarUrl: null };
-}
-
-/** The account bound to a browser, if any. */
-export function accountForBrowser(db: Kysely<Database>, browserHash: string) {
-  return accounts.findAccountByBrowser(db, browserHash);
 }
 
 /**
@@ -103,15 +109,20 @@ export async function unlinkBrowser(deps: LinkingDeps, browserHash: string): Pro
   return { unlinked: true };
 }
 
-/** An account's tokens when the last browser left it (cleared in the same transaction), else null. */
+/**
+ * An account's tokens when the last browser left it (cleared in the same transaction), else null. The account
+ * row is locked before counting: a login binding a browser to it at the same moment holds that row (its upsert),
+ * so the count waits for it and sees its browser, instead of clearing the tokens that login just stored.
+ */
 export async function releaseIfUnbound(
-  db: Parameters<typeof accounts.countBrowsers>[0],
+  trx: Transaction<Database>,
   accountId: string,
   now: Date,
 ): Promise<AccountRow | null> {
-  if ((await accounts.countBrowsers(db, accountId)) > 0) return null;
-  const account = await accounts.findAccountById(db, accountId);
-  await accounts.clearTokens(db, accountId, now);
+  await accounts.lockAccounts(trx, [accountId]);
+  if ((await accounts.countBrowsers(trx, accountId)) > 0) return null;
+  const account = await accounts.findAccountById(trx, accountId);
+  await accounts.clearTokens(trx, accountId, now);
   return account ?? null;
 }
 

@@ -1,7 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, OAuthAttemptsTable } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Selectable } from 'kysely';
+import type { Db, OAuthAttemptsTable } from '../../db/schema';
 
 export type OAuthAttemptRow = Selectable<OAuthAttemptsTable>;
 
@@ -9,6 +7,8 @@ export type NewOAuthAttempt = {
   state: string;
   codeVerifier: string;
   browserHash: string;
+  /** SHA-256 of the nonce cookie given to the starting browser. */
+  nonceHash: string;
   referrerSlug: string | null;
   redirectAfter: string;
   createdAt: Date;
@@ -22,6 +22,7 @@ export async function insertAttempt(db: Db, attempt: NewOAuthAttempt): Promise<v
       state: attempt.state,
       code_verifier: attempt.codeVerifier,
       browser_hash: attempt.browserHash,
+      nonce_hash: attempt.nonceHash,
       referrer_slug: attempt.referrerSlug,
       redirect_after: attempt.redirectAfter,
       created_at: attempt.createdAt,

@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from '../../db/schema';
 
 export type NewReferral = {
   refereeAccountId: string;
@@ -44,29 +41,14 @@ export async function findReferrerOf(
   return row ? { referrerAccountId: row.referrer_account_id, referrerHandle: row.handle } : undefined;
 }
 
-/** How many members this one referred whose referral still counts (not voided). */
-export async function countReferees(db: Db, referrerAccountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('referrals')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('referrer_account_id', '=', referrerAccountId)
-    .where('status', '=', 'credited')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
- * The referral lines of a member's Mana breakdown: one per credited referee who is linked and not
- * disqualified, with the reward fixed when the referral was made.
+ * The referrals that earn the referrer Mana: credited, with a referee who is still linked (some browser bound)
+ * and not disqualified. The referee count and the Mana lines both start here, so they always agree.
  */
-export async function referralRewardLines(
-  db: Db,
-  referrerAccountId: string,
-): Promise<Array<{ refereeHandle: string; rewardMana: number; createdAt: Date }>> {
-  const rows = await db
+function countingReferrals(db: Db, referrerAccountId: string) {
+  return db
     .selectFrom('referrals')
     .innerJoin('accounts as referee', 'referee.id', 'referrals.referee_account_id')
-    .select(['referee.handle', 'referrals.reward_mana', 'referrals.created_at'])
     .where('referrals.referrer_account_id', '=', referrerAccountId)
     .where('referrals.status', '=', 'credited')
     .where('referee.disqualified', '=', false)
@@ -74,7 +56,24 @@ export async function referralRewardLines(
       eb.exists(
         eb.selectFrom('browser_links').select('browser_hash').whereRef('account_id', '=', 'referee.id'),
       ),
-    )
+    );
+}
+
+/** How many members this one referred whose referral still counts (see countingReferrals). */
+export async function countReferees(db: Db, referrerAccountId: string): Promise<number> {
+  const row = await countingReferrals(db, referrerAccountId)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The referral lines of a member's Mana breakdown, with the reward fixed when the referral was made. */
+export async function referralRewardLines(
+  db: Db,
+  referrerAccountId: string,
+): Promise<Array<{ refereeHandle: string; rewardMana: number; createdAt: Date }>> {
+  const rows = await countingReferrals(db, referrerAccountId)
+    .select(['referee.handle', 'referrals.reward_mana', 'referrals.created_at'])
     .orderBy('referrals.created_at')
     .execute();
   return rows.map((r) => ({ refereeHandle: r.handle, rewardMana: r.reward_mana, createdAt: r.created_at }));

@@ -16,6 +16,7 @@ import {
   type LinkingTest,
 } from '../../test/linking-flow';
 import { testDatabaseKinds } from '../../test/test-database';
+import { referralRewardLines } from './referrals.repository';
 
 type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
@@ -23,7 +24,7 @@ describe.each(testDatabaseKinds())('referrals on %s', (kind) => {
   let t: LinkingTest;
   beforeAll(async () => {
     t = await startLinkingTest(kind, {
-      RESERVED_HANDLES: 'Reserved_One',
+      RESERVED_HANDLES: 'Reserved_One,Reserved_Two',
       // The 50-way race below comes from one browser.
       RATE_LIMIT_APPLY_PER_MINUTE: '1000',
     });
@@ -140,6 +141,55 @@ describe.each(testDatabaseKinds())('referrals on %s', (kind) => {
     await expectRefused(member, 'second_ref', 'ALREADY_REFERRED', 409);
     // ALREADY_REFERRED comes before HANDLE_RESERVED in the order of the rules.
     await expectRefused(member, 'manaboardhq', 'ALREADY_REFERRED', 409);
+  });
+
+  it('refuses reserved names that nobody linked as HANDLE_RESERVED, not INVALID_REFERRER', async () => {
+    const member = await linkedBrowser(t, 'reserved_asker');
+    // An official account by default (OFFICIAL_HANDLES) and a configured name; neither is linked here.
+    await expectRefused(member, '@ManaboardDev', 'HANDLE_RESERVED');
+    await expectRefused(member, 'reserved_two', 'HANDLE_RESERVED');
+    await expectRefused(member, 'not_reserved_nobody', 'INVALID_REFERRER');
+    const rows = await t.database.db
+      .selectFrom('accounts')
+      .select('handle')
+      .where('handle', 'in', ['ManaboardDev', 'Reserved_Two', 'reserved_two'])
+      .execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('finds the referrer whatever the casing and an @ with spaces ("ALICE", "@alice ")', async () => {
+    await linkedBrowser(t, 'Alice');
+    const shouting = await linkedBrowser(t, 'case_shouter');
+    const spaced = await linkedBrowser(t, 'case_spacer');
+    expect(applyReferralResponseSchema.parse((await apply(shouting, 'ALICE')).json()).data).toEqual({
+      referrerHandle: 'Alice',
+    });
+    expect(applyReferralResponseSchema.parse((await apply(spaced, '@alice ')).json()).data).toEqual({
+      referrerHandle: 'Alice',
+    });
+  });
+
+  it('counts the same referees in stats as earn referral Mana: linked and not disqualified', async () => {
+    const referrer = await linkedBrowser(t, 'count_referrer');
+    const referees = await Promise.all(
+      ['count_stays', 'count_leaves', 'count_banned'].map((h) => linkedBrowser(t, h)),
+    );
+    for (const referee of referees) expect((await apply(referee, 'count_referrer')).statusCode).toBe(200);
+    expect(await stats(referrer)).toBe(3);
+    await t.app.inject({ method: 'POST', url: '/me/unlink', headers: referees[1]?.headers, payload: {} });
+    await t.database.db
+      .updateTable('accounts')
+      .set({ disqualified: true })
+      .where('handle', '=', 'count_banned')
+      .execute();
+    const { id } = await t.database.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('handle', '=', 'count_referrer')
+      .executeTakeFirstOrThrow();
+    const lines = await referralRewardLines(t.database.db, id);
+    expect(lines.map((line) => line.refereeHandle)).toEqual(['count_stays']);
+    expect(await stats(referrer)).toBe(lines.length);
   });
 
   it('refuses a cycle (A→B, then B→A; and A→B→C, then C→A)', async () => {

@@ -8,8 +8,8 @@ import {
   referralStatusResponseSchema,
 } from '@manaboard/contract';
 import type { RateLimits } from '../../http/rate-limits';
-import { requireBrowserIdHash } from '../identity/browser-id';
-import { accountForBrowser } from '../linking/linking.service';
+import { noStore, okReply } from '../../http/referral-replies';
+import { memberOf } from '../linking/member';
 import {
   applyReferral,
   referralLink,
@@ -24,38 +24,28 @@ export type ReferralRoutesOptions = { referrals: ReferralDeps; publicOrigin: str
 export const referralsRoutes: FastifyPluginAsyncZod<ReferralRoutesOptions> = async (app, options) => {
   const { referrals, limits } = options;
   const { db } = referrals;
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('Cache-Control', 'no-store');
-  });
+  noStore(app);
 
   app.post(
     '/referrals/link',
     {
-      onRequest: limits('read'),
+      // A write (the client asks for its link once), not a read: the write budget.
+      onRequest: limits('write'),
       schema: { body: emptyBodySchema, response: { 200: referralLinkResponseSchema } },
     },
-    async (request) => {
-      const member = await accountForBrowser(db, requireBrowserIdHash(request));
-      return { ok: true as const, data: referralLink(options.publicOrigin, member), error: null };
-    },
+    async (request) => okReply(referralLink(options.publicOrigin, await memberOf(db, request))),
   );
 
   app.get(
     '/referrals/status',
     { onRequest: limits('read'), schema: { response: { 200: referralStatusResponseSchema } } },
-    async (request) => {
-      const member = await accountForBrowser(db, requireBrowserIdHash(request));
-      return { ok: true as const, data: await referralStatus(db, member), error: null };
-    },
+    async (request) => okReply(await referralStatus(db, await memberOf(db, request))),
   );
 
   app.get(
     '/referrals/stats',
     { onRequest: limits('read'), schema: { response: { 200: referralStatsResponseSchema } } },
-    async (request) => {
-      const member = await accountForBrowser(db, requireBrowserIdHash(request));
-      return { ok: true as const, data: await referralStats(db, member), error: null };
-    },
+    async (request) => okReply(await referralStats(db, await memberOf(db, request))),
   );
 
   app.post(
@@ -65,14 +55,9 @@ export const referralsRoutes: FastifyPluginAsyncZod<ReferralRoutesOptions> = asy
       schema: { body: applyReferralRequestSchema, response: { 200: applyReferralResponseSchema } },
     },
     async (request) => {
-      const member = await accountForBrowser(db, requireBrowserIdHash(request));
-      const data = await applyReferral(
-        referrals,
-        member,
-        request.body.referrerHandle,
-        member ? `account:${member.id}` : 'anonymous',
-      );
-      return { ok: true as const, data, error: null };
+      const member = await memberOf(db, request);
+      const actor = member ? `account:${member.id}` : 'anonymous';
+      return okReply(await applyReferral(referrals, member, request.body.referrerHandle, actor));
     },
   );
 };

@@ -6,9 +6,8 @@ import { CatalogueError } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import * as accounts from '../linking/accounts.repository';
 import type { AccountRow } from '../linking/accounts.repository';
+import { DAY_MS } from '../../time';
 import * as repo from './referrals.repository';
-
-const DAY_MS = 86_400_000;
 /** A referrer chain longer than this is treated as a cycle rather than walked further. */
 const MAX_CHAIN = 1_000;
 
@@ -38,7 +37,8 @@ export function passesAntiBotGate(
 
 /**
  * Applies a referrer to a member, each rule one check, in the order whose first failure is reported:
- * NOT_CONNECTED, EMPTY_INPUT, INVALID_REFERRER (unknown, unlinked or disqualified), SELF_REFERRAL,
+ * NOT_CONNECTED, EMPTY_INPUT, INVALID_REFERRER (unknown, unlinked or disqualified; but a reserved name that
+ * names nobody usable is HANDLE_RESERVED, which says more), SELF_REFERRAL,
  * ALREADY_REFERRED, a cycle (INVALID_REFERRER), HANDLE_RESERVED, REQUIRES_VERIFICATION. Both accounts are locked
  * for the checks, and the unique referee column settles any race left: N parallel applies make one referral.
  */
@@ -55,7 +55,13 @@ export async function applyReferral(
 
   return deps.db.transaction().execute(async (trx) => {
     const referrer = await accounts.findLinkedAccountByHandle(trx, handle);
-    if (!referrer || referrer.disqualified) throw new CatalogueError(400, 'INVALID_REFERRER');
+    if (!referrer || referrer.disqualified) {
+      // Official accounts need not be linked to be off limits.
+      const code = reservedHandles(deps.rules).has(handle.toLowerCase())
+        ? 'HANDLE_RESERVED'
+        : 'INVALID_REFERRER';
+      throw new CatalogueError(400, code);
+    }
     if (referrer.id === referee.id) throw new CatalogueError(400, 'SELF_REFERRAL');
     await accounts.lockAccounts(trx, [referee.id, referrer.id]);
     if (await repo.findReferrerOf(trx, referee.id)) throw new CatalogueError(409, 'ALREADY_REFERRED');
