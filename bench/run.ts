@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
 import { repoRoot, startBenchServer, timeToFirst200, tsxCli } from './lib/spawn-server';
 import { fmt, median, ratio } from './lib/stats';
@@ -54,6 +55,36 @@ async function simulatedX(): Promise<void> {
   }
 }
 
+async function referralLatency(): Promise<void> {
+  const server = await startBenchServer({}, 'bench/lib/referral-bench-server.ts');
+  const { referee } = server.ready as { referee: Record<string, string> };
+  const bare = { url: `${server.origin}/bench/bare`, headers: referee };
+  try {
+    const apply = await latencyVsBare(
+      {
+        url: `${server.origin}/referrals/apply`,
+        method: 'POST',
+        headers: referee,
+        body: JSON.stringify({ referrerHandle: '@bench_referrer' }),
+        status: 400,
+      },
+      bare,
+      { rounds, seconds },
+    );
+    const account = await latencyVsBare({ url: `${server.origin}/me/account`, headers: referee }, bare, {
+      rounds,
+      seconds,
+    });
+    console.log(
+      `referral service latency vs bare route (10 connections, ${rounds}×${seconds}s, medians): ` +
+        `POST /referrals/apply (every rule checked) p50 ${apply.p50} ms (${fmt(apply.p50Ratio)}×), p99 ${apply.p99} ms (${fmt(apply.p99Ratio)}×); ` +
+        `GET /me/account p50 ${account.p50} ms (${fmt(account.p50Ratio)}×), p99 ${account.p99} ms (${fmt(account.p99Ratio)}×)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 async function coldStart(): Promise<void> {
   const starts: number[] = [];
   const restarts: number[] = [];
@@ -85,4 +116,5 @@ console.log(`Manaboard benchmarks — Node ${process.version}, ${os.cpus().lengt
 const only = process.argv[2];
 if (!only || only === 'announcements') await announcementsThroughput();
 if (!only || only === 'x-sim') await simulatedX();
+if (!only || only === 'referrals') await referralLatency();
 if (!only || only === 'cold-start') await coldStart();

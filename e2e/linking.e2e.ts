@@ -9,16 +9,17 @@ import { startServer, type RunningServer } from './support/server';
 
 const widths = [375, 1280] as const;
 const heights: Record<(typeof widths)[number], number> = { 375: 812, 1280: 900 };
-const screenshots = path.resolve(import.meta.dirname, '../docs/screenshots');
+// Kept as test artifacts; the ones in docs/screenshots are copied from here when the look changes.
+const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
 
 describe.skipIf(!hasChromium)('linking an account and referrals in the browser', () => {
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    // No demo replay: replaying the demo history fast-forwards the simulated X's clock right after start, which
-    // would expire an authorization code issued meanwhile. These tests need no demo content.
-    server = await startServer({ SEED_DEMO: 'false' });
+    // With the demo: members link while the worker replays the demo history (the simulated X's OAuth runs on
+    // the wall clock, so a fast-forwarded world cannot expire a code), as on a first `npm start`.
+    server = await startServer();
     browser = await launchChromium();
     await fs.mkdir(screenshots, { recursive: true });
   });

@@ -13,9 +13,21 @@ import type { World } from '@manaboard/x-sim';
 import { announcementsRoutes } from './modules/announcements/announcements.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
+import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
+import { programmeRoutes } from './modules/programme/programme.routes';
+import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { CsrfTokens } from './modules/identity/csrf';
 import { csrfGuard, identityRoutes } from './modules/identity/identity.routes';
 import { loadOrCreateSecret } from './modules/identity/server-secrets.repository';
+import { systemClock, type Clock } from './integrations/x/clock';
+import { createXClient } from './integrations/x/x-client';
+import { registerRateLimits } from './http/rate-limits';
+import { linkingRoutes } from './modules/linking/linking.routes';
+import { referralsRoutes } from './modules/referrals/referrals.routes';
+import type { ReferralDeps } from './modules/referrals/referrals.service';
+import type { LinkingDeps } from './modules/linking/linking.service';
+import { TokenVault } from './security/token-vault';
+import type { TokenCipher } from './security/token-cipher';
 
 /** What the app is built from; tests pass their own database and log stream. */
 export type AppDeps = {
@@ -26,6 +38,20 @@ export type AppDeps = {
   simulatedWorld?: World;
   /** How long a served announcements page is reused (tests that write and read back use 0). */
   announcementsCacheMs?: number;
+  /** How long leaderboard answers are reused at most (0: never); totals changes drop them sooner. */
+  leaderboardCacheMs?: number;
+  /** Receives the leaderboard cache, so an in-process worker can drop it when totals change. */
+  onLeaderboardCache?: (cache: LeaderboardCache) => void;
+  /** Whether the simulated world's clock catches up with the wall clock on each request (default: demo world only). */
+  simulatedClockFollowsWall?: boolean;
+  /** Whether the simulated X's OAuth codes and tokens live on the wall clock (the demo; tests use simulated time). */
+  simulatedOAuthOnWallClock?: boolean;
+  /** Time for OAuth attempts, tokens and the anti-bot gate (tests pass the simulated X's clock). */
+  clock?: Clock;
+  /** The key for X tokens at rest; default: TOKEN_ENCRYPTION_KEY, or a key generated into DATA_DIR. */
+  tokenCipher?: TokenCipher;
+  /** Prefix of the rate-limit counters in Redis (tests use their own, so runs never share counters). */
+  rateLimitNamespace?: string;
 };
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -55,18 +81,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // preHandler: after body parsing, so a 415/413 still answers first for a malformed write.
   app.addHook('preHandler', csrfGuard(csrf));
   await app.register(compress, { global: true, encodings: ['br', 'gzip'] });
+  const limits = await registerRateLimits(app, config, deps.rateLimitNamespace);
+
+  const clock = deps.clock ?? systemClock;
+  const x = createXClient(config.x, database.db, { clock });
+  const linking: LinkingDeps = {
+    db: database.db,
+    x,
+    vault: new TokenVault(deps.tokenCipher ?? config, app.log),
+    publicOrigin: config.publicOrigin,
+    now: clock.now,
+    log: app.log,
+  };
+  const referrals: ReferralDeps = { db: database.db, rules: config.referrals, now: clock.now };
 
   await app.register(healthRoutes, { ping: database.ping });
-  await app.register(identityRoutes, { csrf });
+  await app.register(identityRoutes, { csrf, limits });
+  await app.register(linkingRoutes, { linking, referrals, limits });
+  await app.register(referralsRoutes, { referrals, publicOrigin: config.publicOrigin, limits });
   await app.register(announcementsRoutes, {
     db: database.db,
     ...(deps.announcementsCacheMs !== undefined ? { cacheMs: deps.announcementsCacheMs } : {}),
   });
+  await app.register(leaderboardRoutes, {
+    db: database.db,
+    now: clock.now,
+    postUrl: (handle, postId) => x.network.postUrl(handle, postId),
+    ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: deps.leaderboardCacheMs } : {}),
+    ...(deps.onLeaderboardCache ? { onCache: deps.onLeaderboardCache } : {}),
+  });
+  await app.register(programmeRoutes, { db: database.db });
   await app.register(publicConfigRoutes, { simulated: config.x.mode === 'simulated' });
   if (config.x.mode === 'simulated') {
-    // The demo's world follows the wall clock; a test's world keeps its own simulated time.
+    // The demo's world follows the wall clock; a test's world keeps its own simulated time; the demo feed
+    // (main.ts) drives its world's clock itself while it replays the history.
     await mountSimulatedX(app, config, deps.simulatedWorld ?? demoWorld(), {
-      followWallClock: !deps.simulatedWorld,
+      followWallClock: deps.simulatedClockFollowsWall ?? !deps.simulatedWorld,
+      oauthOnWallClock: deps.simulatedOAuthOnWallClock ?? !deps.simulatedWorld,
     });
   }
   await registerWebApp(app, config.webDistDir);

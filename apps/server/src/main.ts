@@ -3,14 +3,64 @@ import { ConfigError, loadConfig } from './config/config';
 import { migrateToLatest } from './db/migrate';
 import { openConfiguredDatabase } from './db/open-from-config';
 import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
+import { openTokenCipher } from './security/token-vault';
+import pino from 'pino';
+import { demoWorld } from './integrations/x/x-simulation';
+import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
+import { demoState } from './modules/mana/demo-state.service';
+import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 
-/** Starts the server: configuration, database and migrations, demo content on a fresh database, then listen. */
+/** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
+type Role = 'all' | 'api' | 'worker';
+
+function roleOf(args: string[]): Role {
+  const role = args[0] ?? 'all';
+  if (role === 'all' || role === 'api' || role === 'worker') return role;
+  throw new ConfigError(`Unknown role "${role}": use api, worker, or nothing for both`);
+}
+
+/** Warnings before the app (and its logger) exist go to stderr. */
+const startupLog = { warn: (details: object, message: string) => console.warn(message, details) };
+
+/**
+ * Starts the server: configuration, database and migrations, demo content on a fresh database, then the API
+ * (listening) and/or the worker. With the simulated X, `npm start` replays the demo world's history through the
+ * worker first.
+ */
 async function main(): Promise<void> {
+  const role = roleOf(process.argv.slice(2));
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
   const migration = await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
-  const log = app.log;
+  const simulated = config.x.mode === 'simulated';
+  const demo = simulated ? await demoState(database.db, Date.now()) : undefined;
+  const world = demo ? demoWorld(demo.anchor) : undefined;
+  // The worker drives the demo world's clock only when it shares the process (and the world) with the API.
+  const replay = world && demo && role === 'all' && config.seedDemo ? { world, state: demo } : undefined;
+  let leaderboardCache: LeaderboardCache | undefined;
+  const app =
+    role === 'worker'
+      ? undefined
+      : await buildApp({
+          config,
+          database,
+          tokenCipher: await openTokenCipher(config, startupLog),
+          ...(world
+            ? { simulatedWorld: world, simulatedClockFollowsWall: !replay, simulatedOAuthOnWallClock: true }
+            : {}),
+          onLeaderboardCache: (cache) => (leaderboardCache = cache),
+        });
+  const log = app?.log ?? pino({ level: config.logLevel });
+  const worker: WorkerRuntime | undefined =
+    role === 'api'
+      ? undefined
+      : createWorkerRuntime({
+          config,
+          database,
+          log,
+          ...(replay ? { demo: replay } : {}),
+          onTotalsChanged: () => leaderboardCache?.invalidate(),
+        });
   log.info(
     {
       database: database.kind,
@@ -37,7 +87,8 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
-      await app.close();
+      await worker?.stop();
+      await app?.close();
       await database.close();
       process.exit(0);
     } catch (error) {
@@ -48,8 +99,12 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  log.info(`Manaboard is serving ${config.publicOrigin}`);
+  if (app) {
+    await app.listen({ port: config.port, host: config.host });
+    log.info(`Manaboard is serving ${config.publicOrigin}`);
+  }
+  // After listening: with the simulated X the worker calls this very server.
+  await worker?.start();
 }
 
 main().catch((error: unknown) => {

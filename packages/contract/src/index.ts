@@ -4,3 +4,5 @@ export * from './announcements';
 export * from './health';
 export * from './public-config';
 export * from './referrals';
+export * from './programme';
+export * from './mana';

@@ -55,6 +55,28 @@ describe('simulated X OAuth 2.0: tokens', () => {
     expect((await exchange(mismatch.code, mismatch.verifier, 'http://app.test/other')).statusCode).toBe(400);
   });
 
+  it('keeps codes and tokens on their own clock when given one (a demo fast-forwarding its world)', async () => {
+    let wall = Date.parse('2026-11-22T12:00:00Z');
+    const demo = await simApp(world, { oauthClock: () => wall });
+    const { code, verifier } = await codeFor(demo.app, 'alice');
+    world.advance(6 * 3_600_000);
+    const tokens = await exchangeCode(demo.app, code, verifier);
+    expect(tokens.statusCode).toBe(200);
+    const access = tokens.json().access_token as string;
+    world.advance(6 * 3_600_000);
+    const meOk = await demo.app.inject({
+      url: '/2/users/me',
+      headers: { authorization: `Bearer ${access}` },
+    });
+    expect(meOk.statusCode).toBe(200);
+    wall += 2 * 3_600_000;
+    const meLate = await demo.app.inject({
+      url: '/2/users/me',
+      headers: { authorization: `Bearer ${access}` },
+    });
+    expect(meLate.statusCode).toBe(401);
+  });
+
   it('needs the client secret in Basic auth', async () => {
     const { code, verifier } = await codeFor(app, 'alice');
     const response = await app.inject({

@@ -28,6 +28,12 @@ export type XSimOptions = {
   publicBaseUrl?: string;
   /** Live demo: before each request the world's clock catches up with the wall clock (it never goes back). */
   followWallClock?: boolean;
+  /**
+   * The clock of authorization codes and tokens (default: the world's). A demo whose world clock is
+   * fast-forwarded through its history passes the wall clock: a person signs in in real time, and a 30 s code
+   * must not expire because the world jumped six hours meanwhile.
+   */
+  oauthClock?: () => number;
 };
 
 /**
@@ -38,7 +44,7 @@ export type XSimOptions = {
 export const xSimPlugin: FastifyPluginAsync<XSimOptions> = async (app, options) => {
   await app.register(formbody);
   const { world } = options;
-  const auth = new AuthStore(() => world.now());
+  const auth = new AuthStore(options.oauthClock ?? (() => world.now()));
   const limiter = new RateLimiter(
     () => world.now(),
     options.rateLimitScale ?? 1,

@@ -14,7 +14,7 @@ export const APP_BEARER = 'test-app-bearer';
 /** A simulated X on a Fastify instance for inject-based tests (used by this package's tests only). */
 export async function simApp(
   world: World,
-  options: { rateLimitScale?: number; prefix?: string; windowMs?: number } = {},
+  options: { rateLimitScale?: number; prefix?: string; windowMs?: number; oauthClock?: () => number } = {},
 ) {
   const faults = new Faults();
   const app: FastifyInstance = Fastify();
@@ -26,6 +26,7 @@ export async function simApp(
     rateLimitScale: options.rateLimitScale ?? 1,
     ...(options.prefix ? { prefix: options.prefix } : {}),
     ...(options.windowMs ? { windowMs: options.windowMs } : {}),
+    ...(options.oauthClock ? { oauthClock: options.oauthClock } : {}),
   });
   await app.ready();
   return { app, faults };

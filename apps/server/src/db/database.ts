@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -30,7 +31,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       dataDir = path.join(options.dataDir, 'pglite');
       await fs.mkdir(dataDir, { recursive: true });
     }
-    const pglite = await PGlite.create(dataDir ? { dataDir } : {});
+    // pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL.
+    const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
     db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   } else {
     const pool = new pg.Pool({

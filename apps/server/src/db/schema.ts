@@ -1,4 +1,15 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
+import type {
+  AuthorsTable,
+  IngestStateTable,
+  InteractionsTable,
+  ManaTotalsTable,
+  OfficialPostsTable,
+  PostsTable,
+  ProgrammeRulesTable,
+} from './schema-mana';
+
+export * from './schema-mana';
 
 /** Timestamps are written as Date and read back as Date on both PGlite and pg. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -40,10 +51,74 @@ export interface ServerSecretsTable {
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
+export interface AccountsTable {
+  // bigserial: pg returns int8 as a string.
+  id: Generated<string>;
+  x_user_id: string;
+  handle: string;
+  avatar_url: string | null;
+  x_created_at: Timestamp | null;
+  followers: number;
+  /** Sealed (TokenCipher), never plain text. */
+  access_token: string | null;
+  refresh_token: string | null;
+  token_expires_at: Timestamp | null;
+  /** Space-separated OAuth scopes granted. */
+  scopes: string;
+  linked_at: Timestamp;
+  updated_at: Timestamp;
+  disqualified: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface BrowserLinksTable {
+  /** SHA-256 of the browser id (X-User-Id); the id itself is never stored. */
+  browser_hash: string;
+  account_id: string;
+  linked_at: Timestamp;
+}
+
+export interface OAuthAttemptsTable {
+  state: string;
+  code_verifier: string;
+  browser_hash: string;
+  referrer_slug: string | null;
+  redirect_after: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used: ColumnType<boolean, boolean | undefined, boolean>;
+  /** SHA-256 (hex) of the nonce cookie given to the browser that started (migration 0006). */
+  nonce_hash: string;
+}
+
+export interface ReferralsTable {
+  id: Generated<string>;
+  referee_account_id: string;
+  referrer_account_id: string;
+  /** The referrer's Mana for this referee, fixed when the referral was made. */
+  reward_mana: number;
+  /** credited counts towards the referrer's Mana; void when the referee is disqualified. */
+  status: 'credited' | 'void';
+  created_at: Timestamp;
+}
+
 /** Typed tables of the database; the migrations under db/migrations are the truth. */
 export interface Database {
+  accounts: AccountsTable;
+  browser_links: BrowserLinksTable;
+  oauth_attempts: OAuthAttemptsTable;
+  referrals: ReferralsTable;
   announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
   x_api_usage: XApiUsageTable;
   server_secrets: ServerSecretsTable;
+  programme_rules: ProgrammeRulesTable;
+  authors: AuthorsTable;
+  posts: PostsTable;
+  interactions: InteractionsTable;
+  official_posts: OfficialPostsTable;
+  mana_totals: ManaTotalsTable;
+  ingest_state: IngestStateTable;
 }
+
+/** The database or a transaction on it: what repository functions take, so callers choose atomicity. */
+export type Db = Kysely<Database> | Transaction<Database>;

@@ -27,6 +27,9 @@ const knownPaths = [
   '/api/daily-post-limit',
   '/api/daily-post-limit/user/1234',
   '/api/daily-post-limit/user/%00',
+  '/api/mana/1234/breakdown',
+  '/api/mana/%E2%80%AE/breakdown',
+  '/api/programme',
 ];
 
 const queryValue = fc.oneof(

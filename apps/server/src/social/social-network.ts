@@ -53,8 +53,10 @@ export interface SocialNetwork {
     query: string,
     options: { sinceId?: string; cursor?: string; startTime?: Date },
   ): Promise<PostPage>;
-  /** Current metrics of up to `metricsBatchSize` posts; the missing ones say why. */
-  readMetrics(ids: readonly string[]): Promise<{ posts: SocialPost[]; missing: MissingPost[] }>;
+  /** Current metrics of up to `metricsBatchSize` posts; the missing ones say why; their authors as now. */
+  readMetrics(
+    ids: readonly string[],
+  ): Promise<{ posts: SocialPost[]; missing: MissingPost[]; authors: SocialAuthor[] }>;
   readonly metricsBatchSize: number;
   /** Members who reposted an official post (one page). */
   repostsOf(postId: string, cursor?: string): Promise<{ authors: SocialAuthor[]; nextCursor: string | null }>;

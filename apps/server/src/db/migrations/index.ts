@@ -2,10 +2,16 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-announcements';
 import * as m0002 from './0002-x-api-usage';
 import * as m0003 from './0003-server-secrets';
+import * as m0004 from './0004-linking-and-referrals';
+import * as m0005 from './0005-mana-engine';
+import * as m0006 from './0006-oauth-attempt-nonce';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
   '0001-announcements': m0001,
   '0002-x-api-usage': m0002,
   '0003-server-secrets': m0003,
+  '0004-linking-and-referrals': m0004,
+  '0005-mana-engine': m0005,
+  '0006-oauth-attempt-nonce': m0006,
 };

@@ -93,9 +93,15 @@ export class XSocialNetwork implements SocialNetwork {
     );
   }
 
-  async readMetrics(ids: readonly string[]): Promise<{ posts: SocialPost[]; missing: MissingPost[] }> {
+  async readMetrics(
+    ids: readonly string[],
+  ): Promise<{ posts: SocialPost[]; missing: MissingPost[]; authors: SocialAuthor[] }> {
     const list = await this.api.lookupTweets(ids);
-    return { posts: (list.data ?? []).map(toSocialPost), missing: (list.errors ?? []).map(toMissingPost) };
+    return {
+      posts: (list.data ?? []).map(toSocialPost),
+      missing: (list.errors ?? []).map(toMissingPost),
+      authors: (list.includes?.users ?? []).map(toSocialAuthor),
+    };
   }
 
   async repostsOf(postId: string, cursor?: string) {

@@ -36,7 +36,7 @@ export async function mountSimulatedX(
   app: FastifyInstance,
   config: Pick<Config, 'x' | 'publicOrigin'>,
   world: World,
-  options: { followWallClock: boolean },
+  options: { followWallClock: boolean; oauthOnWallClock?: boolean },
 ): Promise<void> {
   await app.register(xSimPlugin, {
     prefix: '/x-sim',
@@ -50,6 +50,7 @@ export async function mountSimulatedX(
       },
     ],
     followWallClock: options.followWallClock,
+    ...(options.oauthOnWallClock ? { oauthClock: Date.now } : {}),
     // Avatar URLs must name the origin browsers use (and CSP allows as 'self'), not the loopback address
     // the server's X client calls.
     publicBaseUrl: `${config.publicOrigin}/x-sim`,

@@ -67,3 +67,89 @@ export function isoWeekStart(at: Date): Date {
   const weekday = (new Date(dayStart).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
   return new Date(dayStart - weekday * DAY_MS);
 }
+
+/** The ledger key of a period: 'all', or the ISO week's Monday as 'YYYY-MM-DD'. */
+export function weekKey(at: Date): string {
+  return utcDay(isoWeekStart(at));
+}
+
+export type ScoringRules = { weights: EngagementWeights; linkedMultiplier: number; dailyLimit: number };
+
+/** A tracked post as the scorer sees it. `fixed` posts are final and keep the Mana already given. */
+export type ScorablePost = Engagement & {
+  id: string;
+  createdAt: Date;
+  live: boolean;
+  fixed: boolean;
+  mana: number;
+  overLimit: boolean;
+  multiplier: number;
+};
+
+export type ScoredPost = { id: string; mana: number; overLimit: boolean; multiplier: number };
+
+/**
+ * Scores one author's tracked posts: the daily limit over all of them (a deleted post keeps its slot, so
+ * deleting does not free one), the multiplier from the moment of linking, 0 Mana for posts over the limit or no
+ * longer live. Fixed posts come back unchanged.
+ */
+export function scoreAuthorPosts(
+  posts: readonly ScorablePost[],
+  rules: ScoringRules,
+  linkedAt: Date | null,
+): ScoredPost[] {
+  const over = overDailyLimit(posts, rules.dailyLimit);
+  return posts.map((post) => {
+    if (post.fixed) {
+      return { id: post.id, mana: post.mana, overLimit: post.overLimit, multiplier: post.multiplier };
+    }
+    const overLimit = over.has(post.id);
+    const multiplier = multiplierFor(post.createdAt, linkedAt, rules.linkedMultiplier);
+    const mana = post.live && !overLimit ? postMana(post, rules.weights, multiplier) : 0;
+    return { id: post.id, mana, overLimit, multiplier };
+  });
+}
+
+export type PeriodTotals = Engagement & { mana: number; posts: number };
+
+/**
+ * An author's totals per period ('all' and each ISO week with a post), summed from the post lines. Engagement
+ * and post counts cover live posts; Mana is the sum of the lines (over-limit lines are 0).
+ */
+export function periodTotals(
+  posts: ReadonlyArray<Engagement & { createdAt: Date; live: boolean; mana: number }>,
+): Map<string, PeriodTotals> {
+  const totals = new Map<string, PeriodTotals>();
+  const add = (key: string, post: (typeof posts)[number]) => {
+    const t = totals.get(key) ?? { mana: 0, posts: 0, likes: 0, replies: 0, reposts: 0, quotes: 0 };
+    t.mana += post.mana;
+    if (post.live) {
+      t.posts += 1;
+      t.likes += post.likes;
+      t.replies += post.replies;
+      t.reposts += post.reposts;
+      t.quotes += post.quotes;
+    }
+    totals.set(key, t);
+  };
+  for (const post of posts) {
+    add('all', post);
+    add(weekKey(post.createdAt), post);
+  }
+  return totals;
+}
+
+/** Adds ledger lines that are not posts (referrals, interactions) to an author's period totals. */
+export function addBonusLines(
+  totals: Map<string, PeriodTotals>,
+  lines: ReadonlyArray<{ mana: number; at: Date }>,
+): Map<string, PeriodTotals> {
+  for (const line of lines) {
+    for (const key of ['all', weekKey(line.at)]) {
+      const t = totals.get(key) ?? { mana: 0, posts: 0, likes: 0, replies: 0, reposts: 0, quotes: 0 };
+      t.mana += line.mana;
+      totals.set(key, t);
+    }
+  }
+  return totals;
+}

@@ -1,0 +1,95 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Timestamps are written as Date and read back as Date on both PGlite and pg. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+/** Tables of the Mana engine (migration 0005). */
+export interface ProgrammeRulesTable {
+  version: number;
+  /** Validated with the contract's programmeRulesSchema on every read. */
+  rules: ColumnType<unknown, string, string>;
+  source: string;
+  created_at: Generated<Date>;
+}
+
+export interface AuthorsTable {
+  /** The network's user id. */
+  id: string;
+  handle: string;
+  display_name: string;
+  avatar_url: string | null;
+  first_tracked_at: Timestamp;
+  disqualified: Defaulted<boolean>;
+  totals_dirty: Defaulted<boolean>;
+  facts_signature: Defaulted<string>;
+  updated_at: Timestamp;
+}
+
+export type PostStatus = 'live' | 'deleted' | 'protected';
+
+export interface PostsTable {
+  id: string;
+  author_id: string;
+  text: string;
+  created_at: Timestamp;
+  kind: 'original' | 'quote';
+  likes: number;
+  replies: number;
+  reposts: number;
+  quotes: number;
+  status: Defaulted<PostStatus>;
+  over_limit: Defaulted<boolean>;
+  final: Defaulted<boolean>;
+  mana_fixed: Defaulted<boolean>;
+  multiplier: Defaulted<number>;
+  mana: Defaulted<number>;
+  first_seen_at: Timestamp;
+  refreshed_at: Timestamp;
+}
+
+export interface InteractionsTable {
+  member_id: string;
+  post_id: string;
+  kind: 'like' | 'reply' | 'repost';
+  status: Defaulted<'pending' | 'credited' | 'void'>;
+  reward: number;
+  detected_at: Timestamp;
+  check_after: Timestamp;
+  settle_by: Timestamp;
+  settled_at: Timestamp | null;
+  note: string | null;
+}
+
+export interface OfficialPostsTable {
+  id: string;
+  author_id: string;
+  created_at: Timestamp;
+  deleted: Defaulted<boolean>;
+}
+
+export interface ManaTotalsTable {
+  period: string;
+  author_id: string;
+  mana: number;
+  posts: number;
+  likes: number;
+  replies: number;
+  reposts: number;
+  quotes: number;
+  first_tracked_at: Timestamp;
+  rank: Defaulted<number>;
+}
+
+export interface IngestStateTable {
+  job: string;
+  cursor: ColumnType<Record<string, unknown>, string | undefined, string>;
+  last_run_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  next_run_at: Timestamp | null;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  calls_spent: Defaulted<number>;
+  rate_limit_reset_at: Timestamp | null;
+  updated_at: Defaulted<Date>;
+}

@@ -1,0 +1,30 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Clock } from '../integrations/x/clock';
+import type { SocialNetwork } from '../social/social-network';
+
+export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+
+/** What every job runs with: the database, the network behind the port, time, and the log. */
+export type JobContext = {
+  db: Kysely<Database>;
+  network: SocialNetwork;
+  clock: Clock;
+  log: JobLog;
+  /**
+   * A linked member's own access token (refreshed when due), for what only the member may read: their likes.
+   * Absent, likes of official posts are not detected.
+   */
+  memberToken?: (accountId: string) => Promise<string | undefined>;
+};
+
+/** What a run did, for the log and the operator's job state. */
+export type JobOutcome = { calls: number; counts: Record<string, number> };
+
+/** A worker job: idempotent, safe to run twice, resumable after a crash from its stored cursor. */
+export type Job = { name: JobName; run: (context: JobContext) => Promise<JobOutcome> };
+
+export type JobName = 'search' | 'refresh' | 'interactions' | 'settle' | 'totals';
+
+export const DAY_MS = 86_400_000;

@@ -1,0 +1,78 @@
+import { ingestSearchPage } from '../modules/mana/ingest.service';
+import { readState } from '../modules/mana/ingest-state.repository';
+import { activeRules, searchQuery } from '../modules/programme/programme.service';
+import { compareIds } from '../modules/mana/scoring';
+import { DAY_MS, type Job } from './job';
+
+/** Pages one run reads at most; a longer backlog resumes on the next run from the stored page cursor. */
+export const SEARCH_PAGES_PER_RUN = 50;
+/** Recent search reaches 7 days back; a since_id older than this (minus a margin) is dropped, not sent. */
+const SEARCH_REACH_MS = 7 * DAY_MS - 3_600_000;
+
+type SearchCursor = {
+  /** Everything up to this id is stored (X since_id, a cursor on other networks). */
+  sinceId?: string;
+  /** Creation time of the post `sinceId` names, to tell when it fell out of the search's reach. */
+  sinceAt?: string;
+  /** A run in progress: pages stored so far, where to go on, and the newest post it saw. */
+  run?: { sinceId?: string; newestId: string; newestAt: string; nextCursor: string; startedAt: string };
+};
+
+/**
+ * search: the programme query, newest first, paging back to the last stored post (`since_id`). Each page is
+ * stored with its cursor in one transaction; `sinceId` moves to the run's newest post only after its last page,
+ * so a crash mid-run resumes at the next page and never skips or double-counts a post.
+ */
+export const searchJob: Job = {
+  name: 'search',
+  async run({ db, network, clock }) {
+    const { rules } = await activeRules(db);
+    const query = searchQuery(rules);
+    const now = () => new Date(clock.now());
+    const stored = ((await readState(db, 'search'))?.cursor ?? {}) as SearchCursor;
+    const inReach = (iso: string | undefined) =>
+      iso !== undefined && clock.now() - Date.parse(iso) < SEARCH_REACH_MS;
+
+    let run = stored.run && inReach(stored.run.startedAt) ? stored.run : undefined;
+    const sinceId = run ? run.sinceId : inReach(stored.sinceAt) ? stored.sinceId : undefined;
+    const sinceAt = sinceId ? stored.sinceAt : undefined;
+    let calls = 0;
+    let tracked = 0;
+    let seen = 0;
+    for (let pageNumber = 0; pageNumber < SEARCH_PAGES_PER_RUN; pageNumber++) {
+      const startedAt = run?.startedAt ?? now().toISOString();
+      const page = await network.findPosts(query, {
+        ...(sinceId ? { sinceId } : {}),
+        ...(run ? { cursor: run.nextCursor } : {}),
+      });
+      calls++;
+      seen += page.posts.length;
+      const newest = page.posts.reduce<(typeof page.posts)[number] | undefined>(
+        (best, post) => (!best || compareIds(post.id, best.id) > 0 ? post : best),
+        undefined,
+      );
+      const newestId = run?.newestId ?? newest?.id;
+      const newestAt = run?.newestAt ?? newest?.createdAt.toISOString();
+      const base = { ...(sinceId ? { sinceId, sinceAt } : {}) };
+      const cursor: SearchCursor =
+        page.nextCursor && newestId && newestAt
+          ? {
+              ...base,
+              run: {
+                ...(sinceId ? { sinceId } : {}),
+                newestId,
+                newestAt,
+                nextCursor: page.nextCursor,
+                startedAt,
+              },
+            }
+          : newestId && newestAt
+            ? { sinceId: newestId, sinceAt: newestAt }
+            : base;
+      tracked += await ingestSearchPage(db, rules, page, { job: 'search', value: cursor }, now());
+      if (!cursor.run) break;
+      run = cursor.run;
+    }
+    return { calls, counts: { seen, tracked } };
+  },
+};

@@ -1,0 +1,164 @@
+import pino from 'pino';
+import { World } from '@manaboard/x-sim';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manaResponseSchema, postsResponseSchema } from '@manaboard/contract';
+import type { SocialNetwork } from '../social/social-network';
+import { startManaHarness, type ManaHarness } from '../test/mana-harness';
+import { openTestDatabase, testDatabaseKinds } from '../test/test-database';
+import { systemClock } from '../integrations/x/clock';
+import { Worker } from './worker';
+import { allStates } from '../modules/mana/ingest-state.repository';
+
+const HOUR = 3_600_000;
+const START = Date.parse('2026-11-18T12:00:00Z');
+
+/** 40 members with 4 tracked posts each over two days: more than one search page and one lookup batch. */
+function busyWorld(): World {
+  const world = new World(START);
+  world.createUser({ username: 'ManaboardHQ', official: true });
+  for (let m = 0; m < 40; m++) {
+    const user = world.createUser({ username: `member_${m}` });
+    for (let k = 0; k < 4; k++) {
+      const post = world.createPost(
+        user.id,
+        `day ${k} with #ManaBoard`,
+        START - 48 * HOUR + (m * 4 + k) * 60_000,
+      );
+      world.addOrganic(post.id, { likes: (m * 7 + k) % 13, replies: k, reposts: m % 3 });
+    }
+  }
+  return world;
+}
+
+/** The port with a crash on chosen calls (the process dying mid-run); everything else is the simulated X. */
+function crashing(
+  network: SocialNetwork,
+  plan: { findPosts: number[]; readMetrics: number[] },
+): SocialNetwork {
+  let searches = 0;
+  let lookups = 0;
+  return new Proxy(network, {
+    get(target, property, receiver) {
+      if (property === 'findPosts') {
+        return (...args: Parameters<SocialNetwork['findPosts']>) => {
+          if (plan.findPosts.includes(++searches)) throw new Error('crash during search');
+          return target.findPosts(...args);
+        };
+      }
+      if (property === 'readMetrics') {
+        return (...args: Parameters<SocialNetwork['readMetrics']>) => {
+          if (plan.readMetrics.includes(++lookups)) throw new Error('crash during refresh');
+          return target.readMetrics(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+async function snapshot(h: ManaHarness) {
+  const board = manaResponseSchema.parse((await h.get('/api/mana?limit=100')).body).data;
+  const posts = postsResponseSchema.parse((await h.get('/api/posts?limit=100')).body).data;
+  // Each harness's simulated X has its own port, which shows in avatar URLs.
+  const path = (url: string | null) => url && new URL(url).pathname;
+  return {
+    authors: board.authors.map((a) => ({ ...a, profileImageUrl: path(a.profileImageUrl) })),
+    total: board.total,
+    posts: posts.map((p) => ({ ...p, profileImageUrl: path(p.profileImageUrl) })),
+  };
+}
+
+describe.each(testDatabaseKinds())('worker resilience (%s)', (kind) => {
+  const open: ManaHarness[] = [];
+  afterEach(async () => {
+    for (const h of open.splice(0)) await h.close();
+  });
+
+  it('a crash between batches, then a rerun, equals an uninterrupted run', async () => {
+    // One database at a time (two PostgreSQL test schemas open at once confuse Kysely's migrator).
+    const steady = await startManaHarness(kind, busyWorld());
+    await steady.worker.runCycle();
+    const uninterrupted = await snapshot(steady);
+    await steady.close();
+    expect(uninterrupted.total).toBe(40);
+
+    const crashed = await startManaHarness(kind, busyWorld(), {
+      wrapNetwork: (network) => crashing(network, { findPosts: [2], readMetrics: [2] }),
+    });
+    open.push(crashed);
+    await crashed.worker.runCycle(); // search stops after page 1, refresh after batch 1
+    const partial = await snapshot(crashed);
+    expect(partial.posts.length).toBeGreaterThan(0);
+    expect(partial.total).toBeLessThan(40);
+    await crashed.worker.runCycle();
+    expect(await snapshot(crashed)).toEqual(uninterrupted);
+  });
+
+  it('after an outage longer than the search reach it starts over from the last 7 days instead of failing', async () => {
+    const world = busyWorld();
+    const h = await startManaHarness(kind, world);
+    open.push(h);
+    await h.worker.runCycle();
+    world.advance(9 * 24 * HOUR);
+    const late = world.createPost(
+      world.userByUsername('member_1')?.id ?? '',
+      'back with #ManaBoard',
+      world.now() - 1,
+    );
+    world.addOrganic(late.id, { likes: 1 });
+    await h.worker.runCycle();
+    const states = await allStates(h.database.db);
+    expect(states.filter((s) => s.last_error !== null).map((s) => [s.job, s.last_error])).toEqual([]);
+    const posts = postsResponseSchema.parse((await h.get('/api/posts?search=back%20with')).body).data;
+    expect(posts.map((p) => p.id)).toEqual([late.id]);
+  });
+
+  it('two workers running the same cycles at once count everything once', async () => {
+    const steady = await startManaHarness(kind, busyWorld());
+    await steady.worker.runCycle();
+    const once = await snapshot(steady);
+    await steady.close();
+
+    const h = await startManaHarness(kind, busyWorld());
+    open.push(h);
+    const log = pino({ level: 'silent' });
+    const clock = { now: () => Date.parse('2026-11-18T12:00:00Z'), sleep: async () => undefined };
+    const other = new Worker({ db: h.database.db, network: h.network, clock, log }, { databaseKind: kind });
+    await Promise.all([h.worker.runCycle(), other.runCycle()]);
+    // A job that lost a race (a serialisation failure, a deadlock) is recorded and simply runs again.
+    await h.worker.runCycle();
+    expect(await snapshot(h)).toEqual(once);
+  });
+});
+
+describe.each(testDatabaseKinds().filter((kind) => kind === 'postgres'))('worker leadership (%s)', (kind) => {
+  it('two workers against one PostgreSQL: one leader; the other takes over when it stops', async () => {
+    const database = await openTestDatabase(kind);
+    const log = pino({ level: 'silent' });
+    const network = {} as SocialNetwork; // never called: no job is scheduled within this test
+    const never = '0 0 1 1 *';
+    const schedule = { search: never, refresh: never, interactions: never, settle: never, totals: never };
+    const first = new Worker(
+      { db: database.db, network, clock: systemClock, log },
+      { schedule, databaseKind: kind },
+    );
+    const second = new Worker(
+      { db: database.db, network, clock: systemClock, log },
+      { schedule, databaseKind: kind },
+    );
+    try {
+      await first.start();
+      await second.start();
+      expect([first.isLeader, second.isLeader]).toEqual([true, false]);
+      await first.stop();
+      await second.stop();
+      await second.start();
+      expect(second.isLeader).toBe(true);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await database.close();
+    }
+  });
+});

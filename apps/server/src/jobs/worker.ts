@@ -1,0 +1,143 @@
+import { Cron } from 'croner';
+import { recordRun } from '../modules/mana/ingest-state.repository';
+import type { Job, JobContext, JobName, JobOutcome } from './job';
+import { Leadership } from './leader';
+import { refreshJob } from './refresh.job';
+import { searchJob } from './search.job';
+import { interactionsJob } from './interactions.job';
+import { settleJob } from './settle.job';
+import { totalsJob } from './totals.job';
+
+/** Real elapsed time for the log (the job clock may be simulated). */
+const clockless = () => performance.now();
+
+/**
+ * When each job runs (cron, UTC; six fields = with seconds). Search every minute; totals 20 s later, so a new
+ * post reaches the leaderboard within the minute; refresh and interactions every 15 minutes (X's windows).
+ */
+export const defaultSchedule: Record<JobName, string> = {
+  search: '*/1 * * * *',
+  refresh: '*/15 * * * *',
+  interactions: '*/15 * * * *',
+  settle: '7 * * * *',
+  totals: '20 * * * * *',
+};
+
+const jobs: Record<JobName, Job> = {
+  search: searchJob,
+  refresh: refreshJob,
+  interactions: interactionsJob,
+  settle: settleJob,
+  totals: totalsJob,
+};
+
+/**
+ * The worker: runs the jobs one at a time (a queue, so two never overlap), records each run in ingest_state,
+ * and, once started, schedules them with croner while it holds leadership (one leader among all workers).
+ */
+export class Worker {
+  private queue: Promise<unknown> = Promise.resolve();
+  private crons: Cron[] = [];
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly leadership: Leadership;
+
+  constructor(
+    private readonly context: JobContext,
+    private readonly options: {
+      schedule?: Record<JobName, string>;
+      /** PGlite holds the leader lock differently (see Leadership). */
+      databaseKind?: 'pglite' | 'postgres';
+      /** Called after a totals run that changed something (an in-process API drops its cached pages). */
+      onTotalsChanged?: () => void;
+      rateLimitResetAt?: (job: JobName) => Date | null;
+    } = {},
+  ) {
+    this.leadership = new Leadership(context.db, options.databaseKind === 'pglite');
+  }
+
+  /** True once stop() was called (until the next start). */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  get isLeader(): boolean {
+    return this.leadership.isLeader;
+  }
+
+  /** Runs one job now (after any job already running); failures are recorded and logged, not thrown. */
+  runJob(name: JobName): Promise<JobOutcome | null> {
+    if (this.stopped) return Promise.resolve(null);
+    const next = this.queue.then(() => (this.stopped ? null : this.execute(name)));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** search → refresh → interactions → settle → totals, as one step (the demo's catch-up and the tests use it). */
+  async runCycle(): Promise<void> {
+    await this.runJob('search');
+    await this.runJob('refresh');
+    await this.runJob('interactions');
+    await this.runJob('settle');
+    await this.runJob('totals');
+  }
+
+  /** Becomes the leader when possible (retrying every 15 s) and then runs the schedule. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    if (await this.leadership.tryAcquire()) {
+      this.context.log.info('worker: leader, jobs scheduled');
+      const schedule = this.options.schedule ?? defaultSchedule;
+      for (const name of Object.keys(schedule) as JobName[]) {
+        this.crons.push(
+          new Cron(schedule[name], { name: `mana-${name}`, protect: true, timezone: 'UTC' }, async () => {
+            await this.runJob(name);
+          }),
+        );
+      }
+      return;
+    }
+    this.context.log.info('worker: another worker leads; standing by');
+    this.retry = setTimeout(() => void this.start(), 15_000);
+    this.retry.unref();
+  }
+
+  /** Stops scheduling, waits for the running job, gives leadership up. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    for (const cron of this.crons) cron.stop();
+    this.crons = [];
+    await this.queue;
+    await this.leadership.relinquish();
+  }
+
+  private async execute(name: JobName): Promise<JobOutcome | null> {
+    const { db, clock, log } = this.context;
+    const startedAt = new Date(clock.now());
+    const started = clockless();
+    let outcome: JobOutcome | null = null;
+    let error: string | null = null;
+    try {
+      outcome = await jobs[name].run(this.context);
+      if (name === 'totals' && (outcome.counts.authors ?? 0) > 0) this.options.onTotalsChanged?.();
+      log.debug(
+        { job: name, ...outcome.counts, calls: outcome.calls, ms: clockless() - started },
+        'job done',
+      );
+    } catch (failure) {
+      error = failure instanceof Error ? failure.message : String(failure);
+      log.warn({ job: name, err: failure }, 'job failed; it resumes from its cursor next run');
+    }
+    const cron = this.crons.find((c) => c.name === `mana-${name}`);
+    await recordRun(db, name, {
+      startedAt,
+      finishedAt: new Date(clock.now()),
+      error,
+      calls: outcome?.calls ?? 0,
+      nextRunAt: cron?.nextRun() ?? null,
+      rateLimitResetAt: this.options.rateLimitResetAt?.(name) ?? null,
+    }).catch((failure: unknown) => log.error({ job: name, err: failure }, 'could not record the job run'));
+    return outcome;
+  }
+}

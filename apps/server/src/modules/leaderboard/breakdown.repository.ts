@@ -1,0 +1,47 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** An author as the breakdown names them. */
+export async function findAuthor(db: Db, id: string) {
+  return db
+    .selectFrom('authors')
+    .select(['id', 'handle', 'disqualified'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Every tracked post of an author created in [since, until) (all of them without bounds), oldest first. */
+export async function postLines(db: Db, authorId: string, since: Date | null, until: Date | null) {
+  let query = db
+    .selectFrom('posts')
+    .select([
+      'id',
+      'created_at',
+      'likes',
+      'replies',
+      'reposts',
+      'quotes',
+      'multiplier',
+      'mana',
+      'status',
+      'final',
+      'over_limit',
+    ])
+    .where('author_id', '=', authorId);
+  if (since) query = query.where('created_at', '>=', since);
+  if (until) query = query.where('created_at', '<', until);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/** A member's interaction lines still waiting for their re-check. */
+export async function pendingInteractions(db: Db, memberId: string) {
+  return db
+    .selectFrom('interactions')
+    .select(['post_id', 'kind', 'reward', 'detected_at'])
+    .where('member_id', '=', memberId)
+    .where('status', '=', 'pending')
+    .orderBy('detected_at')
+    .execute();
+}

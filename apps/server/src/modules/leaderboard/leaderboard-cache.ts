@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+
+type Entry = { json: string; etag: string; storedAt: number };
+
+/**
+ * Serialised answers of the public reads, kept until the leaderboard changes. Whether it changed is asked of
+ * the database (the totals stamp the worker bumps) at most once per `checkMs`, so several API processes stay in
+ * step with the worker without talking to it; an in-process worker also invalidates directly.
+ */
+export class LeaderboardCache {
+  private entries = new Map<string, Entry>();
+  private stamp: string | undefined;
+  private checkedAt = 0;
+  private checking: Promise<void> | undefined;
+
+  constructor(
+    private readonly readStamp: () => Promise<string>,
+    private readonly options: { checkMs: number; maxEntries: number; maxAgeMs: number },
+  ) {}
+
+  /** Drops every entry (the worker just changed the totals). */
+  invalidate(): void {
+    this.entries.clear();
+    this.checkedAt = 0;
+  }
+
+  /** The cached answer for `key`, or a fresh one from `build` (serialised once, with its ETag). */
+  async get(key: string, build: () => Promise<unknown>): Promise<Entry> {
+    await this.revalidate();
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.storedAt < this.options.maxAgeMs) return hit;
+    const json = JSON.stringify(await build());
+    const entry = { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"`, storedAt: now };
+    if (this.entries.size >= this.options.maxEntries) this.entries.clear();
+    if (this.options.maxAgeMs > 0) this.entries.set(key, entry);
+    return entry;
+  }
+
+  private async revalidate(): Promise<void> {
+    if (Date.now() - this.checkedAt < this.options.checkMs) return;
+    this.checking ??= (async () => {
+      try {
+        const stamp = await this.readStamp();
+        if (stamp !== this.stamp) {
+          this.entries.clear();
+          this.stamp = stamp;
+        }
+        this.checkedAt = Date.now();
+      } finally {
+        this.checking = undefined;
+      }
+    })();
+    await this.checking;
+  }
+}

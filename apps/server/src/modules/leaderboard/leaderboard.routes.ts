@@ -1,0 +1,92 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  breakdownParamsSchema,
+  breakdownQuerySchema,
+  dailyLimitUserParamsSchema,
+  leaderboardQuerySchema,
+  type LeaderboardQuery,
+} from '@manaboard/contract';
+import { browserIdSchema, hashBrowserId } from '../identity/browser-id';
+import { breakdownOf } from './breakdown.service';
+import { ifNoneMatchHits } from '../../http/etag';
+import { totalsStamp } from '../mana/totals.repository';
+import { weekKey } from '../mana/scoring';
+import { LeaderboardCache } from './leaderboard-cache';
+import { dailyLimit, dailyLimitOf, manaPage, postsPage, type LeaderboardDeps } from './leaderboard.service';
+
+export type LeaderboardRouteOptions = LeaderboardDeps & {
+  /** How long a cached answer lives at most (0 turns the cache off); changes of the totals drop it sooner. */
+  cacheMs?: number;
+  /** Called with the cache, so an in-process worker can invalidate it when totals change. */
+  onCache?: (cache: LeaderboardCache) => void;
+};
+
+/** Browsers and CDNs may reuse a page briefly; the ETag makes revalidation cheap. */
+const CACHE_CONTROL = 'public, max-age=15, stale-while-revalidate=60';
+
+/**
+ * The community API's leaderboard reads (SPEC §7): `/api/mana`, `/api/posts`, `/api/daily-post-limit` and
+ * `/api/daily-post-limit/user/:authorId`, and each author's breakdown. Answers are served pre-serialised from the leaderboard cache with
+ * Cache-Control and an ETag; bad parameters are 400 `{success:false, error}`.
+ */
+export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> = async (app, options) => {
+  const deps: LeaderboardDeps = { db: options.db, now: options.now, postUrl: options.postUrl };
+  const cacheMs = options.cacheMs ?? 60_000;
+  const cache = new LeaderboardCache(async () => (await totalsStamp(options.db)).version, {
+    checkMs: Math.min(1_000, cacheMs),
+    maxEntries: 2_000,
+    maxAgeMs: cacheMs,
+  });
+  options.onCache?.(cache);
+
+  const send = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    build: () => Promise<unknown>,
+  ) => {
+    const { json, etag } = await cache.get(key, build);
+    void reply.header('Cache-Control', CACHE_CONTROL).header('ETag', etag);
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(json);
+  };
+  const keyOf = (route: string, q: LeaderboardQuery) =>
+    `${route}|${q.weekly ? weekKey(new Date(deps.now())) : 'all'}|${q.limit}|${q.offset}|${q.search}`;
+
+  app.get('/api/mana', { schema: { querystring: leaderboardQuerySchema } }, (request, reply) =>
+    send(request, reply, keyOf('mana', request.query), () => manaPage(deps, request.query)),
+  );
+  app.get('/api/posts', { schema: { querystring: leaderboardQuerySchema } }, (request, reply) =>
+    send(request, reply, keyOf('posts', request.query), () => postsPage(deps, request.query)),
+  );
+  app.get('/api/daily-post-limit', (request, reply) =>
+    send(request, reply, 'daily-limit', () => dailyLimit(deps)),
+  );
+  // Per viewer (a member sees their referees' handles): never shared by caches, never cached here.
+  app.get(
+    '/api/mana/:authorId/breakdown',
+    { schema: { params: breakdownParamsSchema, querystring: breakdownQuerySchema } },
+    async (request, reply) => {
+      const header = request.headers['x-user-id'];
+      const browserId =
+        typeof header === 'string' && browserIdSchema.safeParse(header).success ? header : null;
+      const body = await breakdownOf(deps, {
+        authorId: request.params.authorId,
+        weekly: request.query.weekly,
+        viewerBrowserHash: browserId ? hashBrowserId(browserId) : null,
+      });
+      return reply.header('Cache-Control', 'private, no-store').send(body);
+    },
+  );
+  app.get(
+    '/api/daily-post-limit/user/:authorId',
+    { schema: { params: dailyLimitUserParamsSchema } },
+    (request, reply) => {
+      const day = new Date(deps.now()).toISOString().slice(0, 10);
+      return send(request, reply, `daily-limit|${day}|${request.params.authorId}`, () =>
+        dailyLimitOf(deps, request.params.authorId),
+      );
+    },
+  );
+};

@@ -1,0 +1,140 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type AuthorInput = {
+  id: string;
+  handle: string;
+  displayName: string;
+  avatarUrl: string | null;
+  /** Creation time of the author's tracked post that made us see them. */
+  firstTrackedAt: Date;
+};
+
+/**
+ * Inserts authors or refreshes what can change at the network (handle, name, avatar); keeps the earliest first
+ * tracked post (ties on the leaderboard break by it). Marks them for the totals job.
+ */
+export async function upsertAuthors(db: Db, authors: readonly AuthorInput[], now: Date): Promise<void> {
+  if (authors.length === 0) return;
+  const unique = [...new Map(authors.map((a) => [a.id, a])).values()];
+  await db
+    .insertInto('authors')
+    .values(
+      unique.map((a) => ({
+        id: a.id,
+        handle: a.handle,
+        display_name: a.displayName,
+        avatar_url: a.avatarUrl,
+        first_tracked_at: a.firstTrackedAt,
+        totals_dirty: true,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        handle: eb.ref('excluded.handle'),
+        display_name: eb.ref('excluded.display_name'),
+        avatar_url: eb.ref('excluded.avatar_url'),
+        first_tracked_at: sql<Date>`least(authors.first_tracked_at, excluded.first_tracked_at)`,
+        totals_dirty: true,
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Refreshes handle, name and avatar of authors already known (a rename seen in a lookup); no insert. Returns
+ * the authors that changed (their leaderboard rows must be served anew).
+ */
+export async function refreshAuthorProfiles(
+  db: Db,
+  profiles: ReadonlyArray<Omit<AuthorInput, 'firstTrackedAt'>>,
+  now: Date,
+): Promise<string[]> {
+  const unique = [...new Map(profiles.map((p) => [p.id, p])).values()];
+  if (unique.length === 0) return [];
+  const rows = sql.join(
+    unique.map((p) => sql`(${p.id}::text, ${p.handle}::text, ${p.displayName}::text, ${p.avatarUrl}::text)`),
+  );
+  const { rows: changed } = await sql<{ id: string }>`
+    update authors set handle = v.handle, display_name = v.display_name, avatar_url = v.avatar_url,
+      updated_at = ${now}
+    from (values ${rows}) as v(id, handle, display_name, avatar_url)
+    where authors.id = v.id and (authors.handle <> v.handle or authors.display_name <> v.display_name
+      or authors.avatar_url is distinct from v.avatar_url)
+    returning authors.id
+  `.execute(db);
+  return changed.map((r) => r.id);
+}
+
+/** Flags authors whose posts changed, for the totals job. */
+export async function markAuthorsDirty(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('authors')
+    .set({ totals_dirty: true })
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}
+
+/** Flags every author (rules changed, or a full rebuild). */
+export async function markAllAuthorsDirty(db: Db): Promise<void> {
+  await db.updateTable('authors').set({ totals_dirty: true }).execute();
+}
+
+/** Up to `limit` authors waiting for the totals job. */
+export async function dirtyAuthorIds(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('authors')
+    .select('id')
+    .where('totals_dirty', '=', true)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export type AuthorFacts = { id: string; firstTrackedAt: Date; disqualified: boolean; linkedAt: Date | null };
+
+/**
+ * Authors with what scoring needs: disqualification and, for members linked through at least one browser, the
+ * moment of linking (the multiplier counts from then). Reads the linking module's accounts table.
+ */
+export async function authorFacts(db: Db, ids: readonly string[]): Promise<AuthorFacts[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('authors')
+    .leftJoin('accounts', (join) =>
+      join
+        .onRef('accounts.x_user_id', '=', 'authors.id')
+        .on((eb) =>
+          eb.exists(
+            eb.selectFrom('browser_links').select('browser_hash').whereRef('account_id', '=', 'accounts.id'),
+          ),
+        ),
+    )
+    .select([
+      'authors.id',
+      'authors.first_tracked_at',
+      'authors.disqualified',
+      'accounts.linked_at',
+      'accounts.disqualified as account_disqualified',
+    ])
+    .where('authors.id', 'in', ids)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    firstTrackedAt: r.first_tracked_at,
+    disqualified: r.disqualified || r.account_disqualified === true,
+    linkedAt: r.linked_at ?? null,
+  }));
+}
+
+/** Clears the flag of authors whose totals were just written (same transaction). */
+export async function clearDirty(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('authors').set({ totals_dirty: false }).where('id', 'in', ids).execute();
+}

@@ -1,0 +1,45 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The author holding a handle (case-insensitive, a leading @ ignored); the most recently updated wins. */
+export async function findAuthorByHandle(
+  db: Db,
+  handle: string,
+): Promise<{ id: string; handle: string; disqualified: boolean } | undefined> {
+  return db
+    .selectFrom('authors')
+    .select(['id', 'handle', 'disqualified'])
+    .where(sql<string>`lower(handle)`, '=', handle.replace(/^@/, '').toLowerCase())
+    .orderBy('updated_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Sets an author's disqualification, and the linked account's when there is one (its referrals then stop
+ * counting: a disqualified referee's credit is voided, a requalified one's restored). Returns the referrals
+ * changed.
+ */
+export async function setDisqualified(db: Db, authorId: string, value: boolean): Promise<number> {
+  await db
+    .updateTable('authors')
+    .set({ disqualified: value, totals_dirty: true })
+    .where('id', '=', authorId)
+    .execute();
+  const account = await db
+    .updateTable('accounts')
+    .set({ disqualified: value })
+    .where('x_user_id', '=', authorId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!account) return 0;
+  const changed = await db
+    .updateTable('referrals')
+    .set({ status: value ? 'void' : 'credited' })
+    .where('referee_account_id', '=', account.id)
+    .where('status', '=', value ? 'credited' : 'void')
+    .executeTakeFirst();
+  return Number(changed.numUpdatedRows);
+}

@@ -1,0 +1,79 @@
+import { World } from '@manaboard/x-sim';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manaResponseSchema, postsResponseSchema } from '@manaboard/contract';
+import { insertReferral } from '../referrals/referrals.repository';
+import { linkMember, startManaHarness, type ManaHarness } from '../../test/mana-harness';
+import { testDatabaseKinds } from '../../test/test-database';
+import { setAuthorDisqualified } from './disqualification.service';
+
+const START = Date.parse('2026-11-18T12:00:00Z');
+
+describe.each(testDatabaseKinds())('disqualification (%s)', (kind) => {
+  let h: ManaHarness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('removes an author from the leaderboard and the grid, voids their referrer’s credit, audited and reversible', async () => {
+    const world = new World(START);
+    const ann = world.createUser({ username: 'ann' });
+    const bob = world.createUser({ username: 'bob' });
+    world.addOrganic(world.createPost(ann.id, '#ManaBoard one', START - 60_000).id, { likes: 4 });
+    world.addOrganic(world.createPost(bob.id, '#ManaBoard two', START - 30_000).id, { likes: 2 });
+    h = await startManaHarness(kind, world);
+    const { account: annAccount } = await linkMember(h, ann, START - 3_600_000);
+    const { account: bobAccount } = await linkMember(h, bob, START - 3_600_000);
+    await insertReferral(h.database.db, {
+      refereeAccountId: annAccount.id,
+      referrerAccountId: bobAccount.id,
+      rewardMana: 50,
+      createdAt: new Date(START - 3_600_000),
+    });
+    await h.worker.runCycle();
+    const names = async () =>
+      manaResponseSchema
+        .parse((await h?.get('/api/mana'))?.body)
+        .data.authors.map((a) => [a.authorName, a.totalMana]);
+    expect(await names()).toEqual([
+      ['bob', 50 + 2 * 3],
+      ['ann', 4 * 3],
+    ]);
+
+    const done = await setAuthorDisqualified(h.database.db, {
+      handle: '@ANN',
+      disqualified: true,
+      reason: 'bot farm',
+      actor: 'test',
+    });
+    expect(done).toMatchObject({ handle: 'ann', referralsChanged: 1 });
+    await h.worker.runJob('totals');
+    expect(await names()).toEqual([['bob', 6]]);
+    const posts = postsResponseSchema.parse((await h.get('/api/posts')).body).data;
+    expect(posts.map((p) => p.authorName)).toEqual(['bob']);
+    const audit = await h.database.db.selectFrom('audit_log').selectAll().execute();
+    expect(audit.map((a) => [a.action, a.subject, a.details])).toEqual([
+      ['author.disqualify', ann.id, { handle: 'ann', reason: 'bot farm', referralsChanged: 1 }],
+    ]);
+
+    await setAuthorDisqualified(h.database.db, {
+      handle: 'ann',
+      disqualified: false,
+      reason: 'appeal',
+      actor: 'test',
+    });
+    await h.worker.runJob('totals');
+    expect(await names()).toEqual([
+      ['bob', 56],
+      ['ann', 12],
+    ]);
+    await expect(
+      setAuthorDisqualified(h.database.db, {
+        handle: 'nobody',
+        disqualified: true,
+        reason: 'x',
+        actor: 'test',
+      }),
+    ).rejects.toThrow(/No author/);
+  });
+});

@@ -1,0 +1,183 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, PostStatus } from '../../db/schema';
+import type { PostMetrics } from '../../social/social-network';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type TrackedPostInput = PostMetrics & {
+  id: string;
+  authorId: string;
+  text: string;
+  createdAt: Date;
+  kind: 'original' | 'quote';
+};
+
+/**
+ * Upserts tracked posts by id: a post seen again (the same search page twice, a replay after a crash) only
+ * refreshes its metrics, and never once it is final.
+ */
+export async function upsertPosts(db: Db, posts: readonly TrackedPostInput[], now: Date): Promise<void> {
+  if (posts.length === 0) return;
+  const unique = [...new Map(posts.map((p) => [p.id, p])).values()];
+  await db
+    .insertInto('posts')
+    .values(
+      unique.map((p) => ({
+        id: p.id,
+        author_id: p.authorId,
+        text: p.text,
+        created_at: p.createdAt,
+        kind: p.kind,
+        likes: p.likes,
+        replies: p.replies,
+        reposts: p.reposts,
+        quotes: p.quotes,
+        first_seen_at: now,
+        refreshed_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet((eb) => ({
+          likes: eb.ref('excluded.likes'),
+          replies: eb.ref('excluded.replies'),
+          reposts: eb.ref('excluded.reposts'),
+          quotes: eb.ref('excluded.quotes'),
+          status: 'live',
+          refreshed_at: eb.ref('excluded.refreshed_at'),
+        }))
+        .where('posts.final', '=', false),
+    )
+    .execute();
+}
+
+export type OpenPost = { id: string; authorId: string; createdAt: Date };
+
+/** Posts still refreshed (not final), oldest first, after `afterId` in (created_at, id) order. */
+export async function openPosts(
+  db: Db,
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<OpenPost[]> {
+  let query = db
+    .selectFrom('posts')
+    .select(['id', 'author_id', 'created_at'])
+    .where('final', '=', false)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await query.execute();
+  return rows.map((r) => ({ id: r.id, authorId: r.author_id, createdAt: r.created_at }));
+}
+
+/**
+ * New metrics of refreshed posts (one statement); `final` once a post left the refresh window. Only rows that
+ * change are written (`refreshed_at` is when a post's metrics last moved); returns their authors, so a refresh
+ * that changes nothing costs the totals job nothing.
+ */
+export async function applyMetrics(
+  db: Db,
+  updates: ReadonlyArray<PostMetrics & { id: string; final: boolean }>,
+  now: Date,
+): Promise<string[]> {
+  if (updates.length === 0) return [];
+  const rows = sql.join(
+    updates.map(
+      (u) =>
+        sql`(${u.id}::text, ${u.likes}::integer, ${u.replies}::integer, ${u.reposts}::integer, ${u.quotes}::integer, ${u.final}::boolean)`,
+    ),
+  );
+  const { rows: changed } = await sql<{ author_id: string }>`
+    update posts set likes = v.likes, replies = v.replies, reposts = v.reposts, quotes = v.quotes,
+      status = 'live', final = v.final, refreshed_at = ${now}
+    from (values ${rows}) as v(id, likes, replies, reposts, quotes, final)
+    where posts.id = v.id and posts.final = false
+      and (posts.likes, posts.replies, posts.reposts, posts.quotes, posts.status, posts.final)
+        is distinct from (v.likes, v.replies, v.reposts, v.quotes, 'live', v.final)
+    returning posts.author_id
+  `.execute(db);
+  return changed.map((r) => r.author_id);
+}
+
+/**
+ * A post the network no longer shows (deleted or protected): it stops counting, or is closed when final.
+ * Returns the author when something changed.
+ */
+export async function markMissing(
+  db: Db,
+  update: { id: string; status: Exclude<PostStatus, 'live'>; final: boolean },
+  now: Date,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('posts')
+    .set({ status: update.status, final: update.final, refreshed_at: now })
+    .where('id', '=', update.id)
+    .where('final', '=', false)
+    .where((eb) => eb.or([eb('status', '<>', update.status), eb('final', '<>', update.final)]))
+    .returning('author_id')
+    .executeTakeFirst();
+  return row?.author_id;
+}
+
+export type PostForScoring = PostMetrics & {
+  id: string;
+  authorId: string;
+  createdAt: Date;
+  status: PostStatus;
+  final: boolean;
+  manaFixed: boolean;
+  overLimit: boolean;
+  multiplier: number;
+  mana: number;
+};
+
+/** Every tracked post of the given authors, for scoring. */
+export async function postsOfAuthors(db: Db, authorIds: readonly string[]): Promise<PostForScoring[]> {
+  if (authorIds.length === 0) return [];
+  const rows = await db.selectFrom('posts').selectAll().where('author_id', 'in', authorIds).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    authorId: r.author_id,
+    createdAt: r.created_at,
+    likes: r.likes,
+    replies: r.replies,
+    reposts: r.reposts,
+    quotes: r.quotes,
+    status: r.status,
+    final: r.final,
+    manaFixed: r.mana_fixed,
+    overLimit: r.over_limit,
+    multiplier: r.multiplier,
+    mana: r.mana,
+  }));
+}
+
+/** Writes the scorer's verdict on posts whose line changed (one statement per 1,000); fixed lines never move again. */
+export async function saveScores(
+  db: Db,
+  scores: ReadonlyArray<{ id: string; mana: number; overLimit: boolean; multiplier: number; fix: boolean }>,
+): Promise<void> {
+  for (let i = 0; i < scores.length; i += 1000) {
+    const chunk = scores.slice(i, i + 1000);
+    const rows = sql.join(
+      chunk.map(
+        (s) =>
+          sql`(${s.id}::text, ${s.mana}::integer, ${s.overLimit}::boolean, ${s.multiplier}::integer, ${s.fix}::boolean)`,
+      ),
+    );
+    await sql`
+      update posts set mana = v.mana, over_limit = v.over_limit, multiplier = v.multiplier, mana_fixed = v.fix
+      from (values ${rows}) as v(id, mana, over_limit, multiplier, fix)
+      where posts.id = v.id
+    `.execute(db);
+  }
+}

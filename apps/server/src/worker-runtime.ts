@@ -1,0 +1,84 @@
+import type { World } from '@manaboard/x-sim';
+import type { Config } from './config/config';
+import type { DatabaseHandle } from './db/database';
+import { systemClock } from './integrations/x/clock';
+import { createXClient } from './integrations/x/x-client';
+import type { XEndpoint } from './integrations/x/x-http';
+import { demoClock, followWallClock, replayDemoHistory } from './jobs/demo-feed';
+import type { JobLog, JobName } from './jobs/job';
+import { Worker } from './jobs/worker';
+import type { DemoState } from './modules/mana/demo-state.service';
+import { memberAccessToken, type LinkingDeps } from './modules/linking/linking.service';
+import { TokenVault } from './security/token-vault';
+
+/** The X endpoint whose rate-limit window each job waits on (for the operator's job state). */
+const endpointOf: Record<JobName, XEndpoint | null> = {
+  search: 'search/recent',
+  refresh: 'tweets',
+  interactions: 'retweeted_by',
+  settle: 'retweeted_by',
+  totals: null,
+};
+
+export type WorkerRuntime = { worker: Worker; start: () => Promise<void>; stop: () => Promise<void> };
+
+/**
+ * The worker as the process runs it: its own X client (the app's bearer token), the jobs, and, for the demo,
+ * the replay of the simulated history before the schedule starts. `demo` is given only when this process also
+ * serves the simulated X (`npm start`): only then can it move the simulated clock.
+ */
+export function createWorkerRuntime(options: {
+  config: Config;
+  database: DatabaseHandle;
+  log: JobLog;
+  demo?: { world: World; state: DemoState };
+  onTotalsChanged?: () => void;
+}): WorkerRuntime {
+  const { config, database, log, demo } = options;
+  const replayClock = demo ? demoClock(demo.world) : undefined;
+  const clock = replayClock ?? systemClock;
+  const x = createXClient(config.x, database.db, { clock });
+  // Members' likes are read with their own tokens, refreshed and re-sealed by the linking module.
+  const linking: LinkingDeps = {
+    db: database.db,
+    x,
+    vault: new TokenVault(config, log),
+    publicOrigin: config.publicOrigin,
+    now: clock.now,
+    log,
+  };
+  const memberToken = (accountId: string) => memberAccessToken(linking, accountId);
+  const worker = new Worker(
+    { db: database.db, network: x.network, clock, log, memberToken },
+    {
+      databaseKind: database.kind,
+      ...(options.onTotalsChanged ? { onTotalsChanged: options.onTotalsChanged } : {}),
+      rateLimitResetAt: (job) => {
+        const endpoint = endpointOf[job];
+        const window = endpoint ? x.http.rateWindow(endpoint, config.x.bearerToken) : undefined;
+        return window && window.remaining === 0 ? new Date(window.resetAtMs) : null;
+      },
+    },
+  );
+  let stopFollowing: (() => void) | undefined;
+  return {
+    worker,
+    start: async () => {
+      if (demo && replayClock) {
+        try {
+          await replayDemoHistory({ db: database.db, world: demo.world, worker, state: demo.state, log });
+        } catch (error) {
+          log.error({ err: error }, 'demo: history replay failed; the worker continues live');
+        }
+        if (worker.isStopped) return; // shut down during the replay
+        replayClock.live();
+        stopFollowing = followWallClock({ db: database.db, world: demo.world, state: demo.state });
+      }
+      await worker.start();
+    },
+    stop: async () => {
+      stopFollowing?.();
+      await worker.stop();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+
+const wholeNumber = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, { error: `${name} must be at least ${min}` })
+    .max(max, { error: `${name} must be at most ${max}` });
+
+const flag = (name: string) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` })
+    .transform((value) => value === 'true' || value === '1');
+
+/** Search text: trimmed, a leading @ ignored; empty means no search. */
+const searchText = z
+  .string({ error: 'search must be text' })
+  .max(100, { error: 'search must be at most 100 characters' })
+  .transform((value) => value.trim().replace(/^@+/, '').toLowerCase());
+
+/**
+ * Query of `GET /api/mana` and `GET /api/posts` (SPEC §7): `limit` 1–100 (default 20), `offset` ≥ 0, optional
+ * `search`, `weekly=true` for the current ISO week. Unknown parameters are ignored (cache busters).
+ */
+export const leaderboardQuerySchema = z.object({
+  limit: wholeNumber('limit', 1, 100).default(20),
+  offset: wholeNumber('offset', 0, 1_000_000).default(0),
+  search: searchText.default(''),
+  weekly: flag('weekly').default(false),
+});
+export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
+
+/** One leaderboard row (SPEC §3 Author). `rank` is global within the period, also in search results. */
+export const manaAuthorSchema = z.object({
+  authorId: z.string(),
+  authorName: z.string(),
+  displayName: z.string(),
+  profileImageUrl: z.string().nullable(),
+  rank: z.number().int().min(1),
+  totalPosts: z.number().int().min(0),
+  totalMana: z.number().int(),
+  likes: z.number().int().min(0),
+  retweets: z.number().int().min(0),
+  replies: z.number().int().min(0),
+  quotes: z.number().int().min(0),
+  linked: z.boolean(),
+});
+export type ManaAuthor = z.infer<typeof manaAuthorSchema>;
+
+/** `GET /api/mana` → the leaderboard page. `period` is 'all' or the ISO week's Monday (YYYY-MM-DD). */
+export const manaResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    authors: z.array(manaAuthorSchema),
+    total: z.number().int().min(0),
+    period: z.string(),
+    updatedAt: z.iso.datetime({ offset: true }).nullable(),
+  }),
+});
+export type ManaResponse = z.infer<typeof manaResponseSchema>;
+
+/** One tracked post of the grid (SPEC §3 Post). */
+export const trackedPostSchema = z.object({
+  id: z.string(),
+  url: z.url(),
+  content: z.string(),
+  authorName: z.string(),
+  authorId: z.string(),
+  profileImageUrl: z.string().nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
+  likes: z.number().int().min(0),
+  retweets: z.number().int().min(0),
+  replies: z.number().int().min(0),
+  quotes: z.number().int().min(0),
+  mana: z.number().int(),
+  /** After the refresh window the metrics, and so the Mana, no longer move. */
+  final: z.boolean(),
+  overDailyLimit: z.boolean(),
+});
+export type TrackedPost = z.infer<typeof trackedPostSchema>;
+
+/** `GET /api/posts` → tracked posts by Mana within the period, newest first on ties. */
+export const postsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(trackedPostSchema),
+});
+export type PostsResponse = z.infer<typeof postsResponseSchema>;
+
+/** `GET /api/daily-post-limit`. */
+export const dailyLimitResponseSchema = z.object({
+  success: z.literal(true),
+  config: z.object({ dailyLimit: z.number().int().min(1) }),
+});
+export type DailyLimitResponse = z.infer<typeof dailyLimitResponseSchema>;
+
+/** Path of `GET /api/daily-post-limit/user/:authorId`: a network user id (digits for X). */
+export const dailyLimitUserParamsSchema = z.object({
+  authorId: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, {
+    error: 'authorId must be a network user id (1–64 letters, digits, :._-)',
+  }),
+});
+
+/** `GET /api/daily-post-limit/user/:authorId` → today's (UTC) tracked posts; unknown authors count 0. */
+export const dailyLimitUserResponseSchema = z.object({
+  success: z.literal(true),
+  user: z.object({
+    authorId: z.string(),
+    currentCount: z.number().int().min(0),
+    dailyLimit: z.number().int().min(1),
+    resetsAt: z.iso.datetime({ offset: true }),
+  }),
+});
+export type DailyLimitUserResponse = z.infer<typeof dailyLimitUserResponseSchema>;
+
+/** Query of `GET /api/mana/:authorId/breakdown`. */
+export const breakdownQuerySchema = z.object({ weekly: flag('weekly').default(false) });
+
+const postLineSchema = z.object({
+  type: z.literal('post'),
+  postId: z.string(),
+  url: z.url(),
+  createdAt: z.iso.datetime({ offset: true }),
+  likes: z.number().int(),
+  replies: z.number().int(),
+  reposts: z.number().int(),
+  quotes: z.number().int(),
+  multiplier: z.number().int(),
+  /** 0 over the daily limit or once the post is deleted or protected. */
+  mana: z.number().int(),
+  status: z.enum(['live', 'deleted', 'protected']),
+  final: z.boolean(),
+  overDailyLimit: z.boolean(),
+});
+const referralLineSchema = z.object({
+  type: z.literal('referral'),
+  /** Named only to the member themself (by X-User-Id); others see `count` referrals in one line. */
+  refereeHandle: z.string().nullable(),
+  count: z.number().int().min(1),
+  mana: z.number().int(),
+  at: z.iso.datetime({ offset: true }).nullable(),
+});
+const interactionLineSchema = z.object({
+  type: z.literal('interaction'),
+  postId: z.string(),
+  kind: z.enum(['like', 'reply', 'repost']),
+  status: z.enum(['pending', 'credited']),
+  /** Counted once credited; a pending line shows the reward it may earn. */
+  mana: z.number().int(),
+  reward: z.number().int(),
+  at: z.iso.datetime({ offset: true }),
+});
+
+/**
+ * `GET /api/mana/:authorId/breakdown` (beyond SPEC): the ledger lines behind an author's total in the period.
+ * `totalMana` is the sum of the lines' `mana` (pending interactions add nothing until credited).
+ */
+export const breakdownResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    authorId: z.string(),
+    authorName: z.string(),
+    period: z.string(),
+    totalMana: z.number().int(),
+    lines: z.array(z.discriminatedUnion('type', [postLineSchema, referralLineSchema, interactionLineSchema])),
+  }),
+});
+export type BreakdownResponse = z.infer<typeof breakdownResponseSchema>;
+export type BreakdownLine = BreakdownResponse['data']['lines'][number];
+
+/** Path of the breakdown: the author's network user id. */
+export const breakdownParamsSchema = dailyLimitUserParamsSchema;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+const count = (name: string) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be ≥ 0`);
+const handle = z
+  .string()
+  .transform((value) => value.trim().replace(/^@/, ''))
+  .pipe(z.string().regex(/^[A-Za-z0-9_]{1,15}$/, 'official handles are 1–15 letters, digits or _'));
+const term = z
+  .string()
+  .trim()
+  .min(1, 'keywords and hashtags are not empty')
+  .max(60, 'keywords and hashtags are at most 60 characters');
+
+/** Points per engagement a tracked post receives (DESIGN §4: like 1, reply 2, repost 2, quote 3). */
+export const postWeightsSchema = z.object({
+  like: count('weights.like'),
+  reply: count('weights.reply'),
+  repost: count('weights.repost'),
+  quote: count('weights.quote'),
+});
+
+/** One-time Mana for a linked member's like, reply or repost of an official post. */
+export const interactionRewardsSchema = z.object({
+  like: count('interactionRewards.like'),
+  reply: count('interactionRewards.reply'),
+  repost: count('interactionRewards.repost'),
+});
+
+/**
+ * The programme's rules (DESIGN §4), one validated set: what is tracked, how Mana is computed, and the limits.
+ * Operators change them; the server stores every version and the web shows the numbers.
+ */
+export const programmeRulesSchema = z
+  .object({
+    keywords: z.array(term).max(20),
+    /** Without the leading '#'. */
+    hashtags: z.array(term.transform((value) => value.replace(/^#/, ''))).max(20),
+    /** The programme's own accounts: mentioning one makes a post tracked; their posts earn interaction Mana. */
+    officialHandles: z.array(handle).min(1, 'at least one official handle').max(10),
+    weights: postWeightsSchema,
+    /** Multiplier of a linked author's posts made from the moment of linking. */
+    linkedMultiplier: z.number().int().min(1).max(100),
+    /** Tracked posts per author and UTC day that earn Mana. */
+    dailyLimit: z.number().int().min(1).max(1000),
+    /** Metrics are refreshed while a post is younger than this; afterwards its Mana is final. */
+    refreshWindowDays: z.number().int().min(1).max(30),
+    referralReward: count('referralReward'),
+    interactionRewards: interactionRewardsSchema,
+    /** Pending interactions are re-checked no earlier than `settleAfterHours` and settled by `settleByHours`. */
+    settleAfterHours: z.number().int().min(0).max(240),
+    settleByHours: z.number().int().min(1).max(480),
+    /** Anti-bot gate of referees: account age and followers. */
+    minAccountAgeDays: count('minAccountAgeDays'),
+    minFollowers: count('minFollowers'),
+  })
+  .refine((rules) => rules.keywords.length + rules.hashtags.length + rules.officialHandles.length > 0, {
+    error: 'the programme needs at least one keyword, hashtag or official handle',
+  })
+  .refine((rules) => rules.settleByHours >= rules.settleAfterHours, {
+    error: 'settleByHours must be at least settleAfterHours',
+  });
+export type ProgrammeRules = z.infer<typeof programmeRulesSchema>;
+export type PostWeights = z.infer<typeof postWeightsSchema>;
+
+/**
+ * `GET /api/programme` → the rules members may know (the web shows these numbers); the anti-bot gate stays
+ * private, so it cannot be gamed to the unit.
+ */
+export const programmeResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    version: z.number().int().min(1),
+    keywords: z.array(z.string()),
+    hashtags: z.array(z.string()),
+    officialHandles: z.array(z.string()),
+    weights: postWeightsSchema,
+    linkedMultiplier: z.number().int(),
+    dailyLimit: z.number().int(),
+    refreshWindowDays: z.number().int(),
+    referralReward: z.number().int(),
+    interactionRewards: interactionRewardsSchema,
+    settleAfterHours: z.number().int(),
+    settleByHours: z.number().int(),
+  }),
+});
+export type ProgrammeResponse = z.infer<typeof programmeResponseSchema>;
