@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type MigrationResult } from 'kysely/migration';
 import type { Database } from './schema';
 import { migrations } from './migrations/index';
@@ -11,9 +11,14 @@ export type MigrateOutcome = {
 
 /** Brings the database to the latest migration; safe to run on every start and from several processes. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutcome> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: a second schema holding them
+  // (another app, or a parallel test file's schema) would make it skip creating ours. So name ours.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildWorld, xSimPlugin, type World } from '@manaboard/x-sim';
 import type { Config } from '../../config/config';
+import { DAY_MS } from '../../time';
 
-const DAY_MS = 86_400_000;
 /** How far back the demo's history reaches (5 weeks), and how long activity continues after it (2 weeks). */
 export const DEMO_HISTORY_DAYS = 35;
 const DEMO_AHEAD_DAYS = 14;

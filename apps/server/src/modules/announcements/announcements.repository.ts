@@ -1,7 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { AnnouncementsTable, Database } from '../../db/schema';
+import type { Selectable } from 'kysely';
+import type { AnnouncementsTable, Db } from '../../db/schema';
 
-type Db = Kysely<Database> | Transaction<Database>;
 export type AnnouncementRow = Selectable<AnnouncementsTable>;
 
 /** One page of published announcements, newest first, and how many are published in all. */

@@ -6,8 +6,7 @@ import { announcementInputSchema, announcementStatusSchema } from '@manaboard/co
 import { paths } from '../../config/config';
 import type { Database } from '../../db/schema';
 import { countAll, insertAnnouncement } from './announcements.repository';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../time';
 
 const demoFileSchema = z.object({
   announcements: z.array(

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../../db/schema';
 
 /** `like` pattern of a literal text (its % _ and \ escaped). */
 export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from 'kysely';
+import type { Db } from '../../db/schema';
 
 /** The author holding a handle (case-insensitive, a leading @ ignored); the most recently updated wins. */
 export async function findAuthorByHandle(

@@ -1,7 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, IngestStateTable } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Selectable } from 'kysely';
+import type { IngestStateTable, Db } from '../../db/schema';
 
 export type IngestState = Selectable<IngestStateTable>;
 

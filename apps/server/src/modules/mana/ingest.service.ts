@@ -6,8 +6,7 @@ import { matchesProgramme } from '../programme/programme.service';
 import * as authors from './authors.repository';
 import * as posts from './posts.repository';
 import { saveCursor } from './ingest-state.repository';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../time';
 
 /**
  * Which posts of a page the programme tracks: originals and quotes (never plain reposts or replies) whose text

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database, InteractionsTable } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql, type Selectable } from 'kysely';
+import type { InteractionsTable, Db } from '../../db/schema';
 
 export type InteractionRow = Selectable<InteractionsTable>;
 export type InteractionKind = InteractionRow['kind'];

@@ -1,31 +1,21 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from 'kysely';
+import type { Db } from '../../db/schema';
+import { countingReferrals } from '../referrals/referrals.repository';
 
 /** A referral as a ledger line of the referrer's author: fixed reward, in the week the referral was made. */
 export type ReferralLine = { authorId: string; refereeHandle: string; mana: number; at: Date };
 
 /**
- * Credited referrals of the given authors (as referrers), counted as the referral module counts them: the
- * referee is linked (has a browser) and not disqualified.
+ * Credited referrals of the given authors (as referrers), from the referral module's own countingReferrals:
+ * the referee is linked (has a browser) and not disqualified.
  */
 export async function referralLines(db: Db, authorIds: readonly string[]): Promise<ReferralLine[]> {
   if (authorIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('referrals as r')
-    .innerJoin('accounts as referrer', 'referrer.id', 'r.referrer_account_id')
-    .innerJoin('accounts as referee', 'referee.id', 'r.referee_account_id')
-    .select(['referrer.x_user_id', 'referee.handle', 'r.reward_mana', 'r.created_at'])
+  const rows = await countingReferrals(db)
+    .innerJoin('accounts as referrer', 'referrer.id', 'referrals.referrer_account_id')
+    .select(['referrer.x_user_id', 'referee.handle', 'referrals.reward_mana', 'referrals.created_at'])
     .where('referrer.x_user_id', 'in', authorIds)
-    .where('r.status', '=', 'credited')
-    .where('referee.disqualified', '=', false)
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('browser_links').select('browser_hash').whereRef('account_id', '=', 'referee.id'),
-      ),
-    )
-    .orderBy('r.created_at')
+    .orderBy('referrals.created_at')
     .execute();
   return rows.map((r) => ({
     authorId: r.x_user_id,

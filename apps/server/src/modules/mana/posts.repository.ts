@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, PostStatus } from '../../db/schema';
+import { sql } from 'kysely';
+import type { PostStatus, Db } from '../../db/schema';
 import type { PostMetrics } from '../../social/social-network';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export type TrackedPostInput = PostMetrics & {
   id: string;

@@ -1,3 +1,5 @@
+import { DAY_MS } from '../../time';
+
 /**
  * Mana arithmetic (DESIGN §4) as pure functions: the worker and the API share them, and every number comes
  * from the programme rules passed in, never from a constant here.
@@ -20,8 +22,6 @@ export function postMana(engagement: Engagement, weights: EngagementWeights, mul
 export function multiplierFor(postCreatedAt: Date, linkedAt: Date | null, linkedMultiplier: number): number {
   return linkedAt !== null && postCreatedAt.getTime() >= linkedAt.getTime() ? linkedMultiplier : 1;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The UTC day of an instant, as 'YYYY-MM-DD'. */
 export function utcDay(at: Date): string {

@@ -42,14 +42,14 @@ export async function findReferrerOf(
 }
 
 /**
- * The referrals that earn the referrer Mana: credited, with a referee who is still linked (some browser bound)
- * and not disqualified. The referee count and the Mana lines both start here, so they always agree.
+ * The referrals that earn their referrer Mana: credited, with a referee who is still linked (some browser bound)
+ * and not disqualified. The referee count here and the Mana engine's referral lines both start from this query,
+ * so they always agree.
  */
-function countingReferrals(db: Db, referrerAccountId: string) {
+export function countingReferrals(db: Db) {
   return db
     .selectFrom('referrals')
     .innerJoin('accounts as referee', 'referee.id', 'referrals.referee_account_id')
-    .where('referrals.referrer_account_id', '=', referrerAccountId)
     .where('referrals.status', '=', 'credited')
     .where('referee.disqualified', '=', false)
     .where((eb) =>
@@ -61,20 +61,9 @@ function countingReferrals(db: Db, referrerAccountId: string) {
 
 /** How many members this one referred whose referral still counts (see countingReferrals). */
 export async function countReferees(db: Db, referrerAccountId: string): Promise<number> {
-  const row = await countingReferrals(db, referrerAccountId)
+  const row = await countingReferrals(db)
+    .where('referrals.referrer_account_id', '=', referrerAccountId)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** The referral lines of a member's Mana breakdown, with the reward fixed when the referral was made. */
-export async function referralRewardLines(
-  db: Db,
-  referrerAccountId: string,
-): Promise<Array<{ refereeHandle: string; rewardMana: number; createdAt: Date }>> {
-  const rows = await countingReferrals(db, referrerAccountId)
-    .select(['referee.handle', 'referrals.reward_mana', 'referrals.created_at'])
-    .orderBy('referrals.created_at')
-    .execute();
-  return rows.map((r) => ({ refereeHandle: r.handle, rewardMana: r.reward_mana, createdAt: r.created_at }));
 }

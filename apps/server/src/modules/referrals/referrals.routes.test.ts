@@ -16,7 +16,7 @@ import {
   type LinkingTest,
 } from '../../test/linking-flow';
 import { testDatabaseKinds } from '../../test/test-database';
-import { referralRewardLines } from './referrals.repository';
+import { referralLines } from '../mana/member-facts.repository';
 
 type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
@@ -182,12 +182,12 @@ describe.each(testDatabaseKinds())('referrals on %s', (kind) => {
       .set({ disqualified: true })
       .where('handle', '=', 'count_banned')
       .execute();
-    const { id } = await t.database.db
+    const { x_user_id: authorId } = await t.database.db
       .selectFrom('accounts')
-      .select('id')
+      .select('x_user_id')
       .where('handle', '=', 'count_referrer')
       .executeTakeFirstOrThrow();
-    const lines = await referralRewardLines(t.database.db, id);
+    const lines = await referralLines(t.database.db, [authorId]);
     expect(lines.map((line) => line.refereeHandle)).toEqual(['count_stays']);
     expect(await stats(referrer)).toBe(lines.length);
   });
