@@ -77,8 +77,8 @@ async function referralLatency(): Promise<void> {
     });
     console.log(
       `referral service latency vs bare route (10 connections, ${rounds}×${seconds}s, medians): ` +
-        `POST /referrals/apply (every rule checked) p50 ${apply.p50} ms (${fmt(apply.p50Ratio)}×), p99 ${apply.p99} ms (${fmt(apply.p99Ratio)}×); ` +
-        `GET /me/account p50 ${account.p50} ms (${fmt(account.p50Ratio)}×), p99 ${account.p99} ms (${fmt(account.p99Ratio)}×)`,
+        `POST /referrals/apply (every rule checked) p50 ${fmt(apply.p50)} ms (${fmt(apply.p50Ratio)}× bare), p99 ${fmt(apply.p99)} ms (${fmt(apply.p99Ratio)}×); ` +
+        `GET /me/account p50 ${fmt(account.p50)} ms (${fmt(account.p50Ratio)}×), p99 ${fmt(account.p99)} ms (${fmt(account.p99Ratio)}×)`,
     );
   } finally {
     await server.stop();

@@ -34,13 +34,17 @@ async function link(handle: string, accountAgeDays: number): Promise<Record<stri
     'x-csrf-token': tokenAnswer.data.csrfToken,
     'content-type': 'application/json',
   };
-  const start = (await (
-    await fetch(`${origin}/auth/twitter/start`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ redirectAfter: `${origin}/auth/callback` }),
-    })
-  ).json()) as { data: { authorizeUrl: string } };
+  const started = await fetch(`${origin}/auth/twitter/start`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ redirectAfter: `${origin}/auth/callback` }),
+  });
+  // The callback must come from the browser that started: it carries the nonce cookie set here.
+  const cookie = started.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const start = (await started.json()) as { data: { authorizeUrl: string } };
   const authorize = new URL(start.data.authorizeUrl);
   const form = new URLSearchParams(authorize.searchParams);
   form.set('handle', handle);
@@ -51,7 +55,10 @@ async function link(handle: string, accountAgeDays: number): Promise<Record<stri
     body: form,
     redirect: 'manual',
   });
-  const back = await fetch(signedIn.headers.get('location') ?? '', { redirect: 'manual' });
+  const back = await fetch(signedIn.headers.get('location') ?? '', {
+    redirect: 'manual',
+    headers: { cookie },
+  });
   if (back.status !== 302 || back.headers.get('location')?.includes('error='))
     throw new Error('linking failed');
   return headers;
