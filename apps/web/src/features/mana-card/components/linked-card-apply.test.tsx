@@ -1,40 +1,9 @@
 import { errorMessages } from '@manaboard/contract';
-import { act, fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getBrowserId } from '../../../lib/browser-id';
-import {
-  fail,
-  fakeReferralService,
-  ok,
-  requestsTo,
-  type FakeRoute,
-} from '../../../test/fake-referral-service';
-import { renderWithProviders } from '../../../test/render-with-providers';
-import { useAccount } from '../../account/api/get-account';
-import { LinkedCard } from './linked-card';
-
-const link = ok({ slug: 'alice', url: 'http://localhost:3000/r/@alice' });
-const notReferred = ok({ status: 'not_referred', referrerHandle: null });
-
-function serve(routes: Record<string, FakeRoute | FakeRoute[]> = {}) {
-  return fakeReferralService({
-    'POST /referrals/link': link,
-    'GET /referrals/status': notReferred,
-    'GET /me/account': ok({ connected: true, handle: 'alice', avatarUrl: null }),
-    ...routes,
-  });
-}
-
-/** Lets fetches and React settle under fake timers. */
-const settle = (ms = 10) => act(() => vi.advanceTimersByTimeAsync(ms));
-
-/** The card as the main page shows it: the page also observes the account (so a refresh refetches it). */
-function PageLike({ avatarUrl }: { avatarUrl: string | null }) {
-  useAccount();
-  return <LinkedCard handle="alice" avatarUrl={avatarUrl} />;
-}
-
-const card = (avatarUrl: string | null = null) => renderWithProviders(<PageLike avatarUrl={avatarUrl} />);
+import { fail, ok, requestsTo } from '../../../test/fake-referral-service';
+import { card, notReferred, serve, settle } from './linked-card.test-support';
 
 const input = () => screen.getByLabelText('Get referred');
 const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });
