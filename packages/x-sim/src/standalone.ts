@@ -1,14 +1,17 @@
 // `npm run x-sim`: the simulated X on its own port (X_SIM_PORT, default 4100; X_SIM_HOST, default 127.0.0.1),
 // with the demo world (X_SIM_SEED) and the demo app whose callbacks are X_SIM_REDIRECT_URIS (comma-separated).
+import { loadStandaloneConfig, StandaloneConfigError } from './config/standalone-config';
 import { createXSimServer, standaloneClient } from './server';
 
-const port = Number(process.env.X_SIM_PORT ?? 4100);
-const host = process.env.X_SIM_HOST ?? '127.0.0.1';
-const seed = Number(process.env.X_SIM_SEED ?? 42);
-const redirectUris = (process.env.X_SIM_REDIRECT_URIS ?? 'http://localhost:3000/auth/twitter/callback')
-  .split(',')
-  .map((uri) => uri.trim())
-  .filter(Boolean);
+let config;
+try {
+  config = loadStandaloneConfig();
+} catch (error) {
+  if (!(error instanceof StandaloneConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+const { port, host, seed, redirectUris } = config;
 
 const { app, world } = await createXSimServer({ seed, redirectUris });
 await app.listen({ port, host });

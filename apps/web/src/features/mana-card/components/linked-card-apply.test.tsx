@@ -1,9 +1,8 @@
 import { errorMessages } from '@manaboard/contract';
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getBrowserId } from '../../../lib/browser-id';
+import { describe, expect, it } from 'vitest';
 import { fail, ok, requestsTo } from '../../../test/fake-referral-service';
-import { card, notReferred, serve, settle } from './linked-card.test-support';
+import { registerCardTestLifecycle, card, notReferred, serve, settle } from './linked-card.test-support';
 
 const input = () => screen.getByLabelText('Get referred');
 const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });
@@ -34,14 +33,7 @@ function applyHandle(handle: string) {
   fireEvent.click(applyButton());
 }
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  getBrowserId();
-});
-afterEach(() => {
-  localStorage.clear();
-  Reflect.deleteProperty(navigator, 'clipboard');
-});
+registerCardTestLifecycle();
 
 describe('LinkedCard: Get Referred (SPEC §4 apply flow, §5, §8)', () => {
   it('refuses an empty handle without a call: "Please enter a referrer handle."', async () => {

@@ -1,5 +1,6 @@
 import { act, type RenderResult } from '@testing-library/react';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { getBrowserId } from '../../../lib/browser-id';
 import { fakeReferralService, ok, type FakeRoute } from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { useAccount } from '../../account/api/get-account';
@@ -29,3 +30,15 @@ function PageLike({ avatarUrl }: { avatarUrl: string | null }) {
 
 export const card = (avatarUrl: string | null = null): RenderResult =>
   renderWithProviders(<PageLike avatarUrl={avatarUrl} />);
+
+/** Fake timers and a browser id for each test; storage and the clipboard stub cleared after it. */
+export function registerCardTestLifecycle(): void {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    getBrowserId();
+  });
+  afterEach(() => {
+    localStorage.clear();
+    Reflect.deleteProperty(navigator, 'clipboard');
+  });
+}

@@ -1,14 +1,21 @@
 import { errorMessages } from '@manaboard/contract';
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getBrowserId, storedBrowserId } from '../../../lib/browser-id';
+import { describe, expect, it, vi } from 'vitest';
+import { storedBrowserId } from '../../../lib/browser-id';
 import { fail, ok, requestsTo } from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { useAccount } from '../../account/api/get-account';
 import { getPendingReferrer, savePendingReferrer } from '../../referrals/pending-referrer';
 import { LinkedCard } from './linked-card';
 
-import { card, link, notReferred, serve, settle } from './linked-card.test-support';
+import {
+  registerCardTestLifecycle,
+  card,
+  link,
+  notReferred,
+  serve,
+  settle,
+} from './linked-card.test-support';
 
 /** The card as the main page shows it: for whichever account this browser is linked to now. */
 function AccountCard() {
@@ -18,14 +25,7 @@ function AccountCard() {
 
 const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  getBrowserId();
-});
-afterEach(() => {
-  localStorage.clear();
-  Reflect.deleteProperty(navigator, 'clipboard');
-});
+registerCardTestLifecycle();
 
 describe('LinkedCard (SPEC §2 mana card, linked)', () => {
   it("shows the handle's first letter on a purple circle when there is no avatar, and the avatar otherwise", async () => {
