@@ -6,6 +6,7 @@ import { useDisclosure } from '../../components/ui/use-disclosure';
 import { useAccount } from '../../features/account/api/get-account';
 import { HeaderAccount } from '../../features/account/components/header-account';
 import { useAccountRechecks } from '../../features/account/hooks/use-account-rechecks';
+import { LeaderboardPanel } from '../../features/leaderboard/components/leaderboard-panel';
 import { ManaCard } from '../../features/mana-card/components/mana-card';
 import { ReferralNoticeBanner } from '../../features/mana-card/components/referral-notice-banner';
 import { useLinkAccount } from '../../features/mana-card/hooks/use-link-account';
@@ -48,7 +49,7 @@ export function MainPage() {
             <ManaCard account={account} onLink={link} linking={linking} />
           </div>
         </div>
-        {/* The Mana leaderboard (SPEC §2) goes here with its issue. */}
+        <LeaderboardPanel />
       </main>
       <PageFooter />
       {updates.hasOpened ? (
