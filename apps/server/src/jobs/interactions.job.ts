@@ -8,9 +8,9 @@ import {
   type FoundInteraction,
 } from '../modules/mana/interactions.service';
 import { compareIds } from '../modules/mana/scoring';
-import { activeRules, officialPostsQuery, repliesQuery } from '../modules/programme/programme.service';
+import { activeRules, officialPostsQuery } from '../modules/programme/programme.service';
 import type { SocialNetwork } from '../social/social-network';
-import { DAY_MS, type Job } from './job';
+import { DAY_MS, SEARCH_REACH_MARGIN_MS, type Job } from './job';
 import { likedAmong } from './member-likes';
 
 /** Pages read per list and run: an official post with more reposts than this is read over several runs. */
@@ -41,7 +41,7 @@ export async function engagementOf(network: SocialNetwork, postId: string) {
     return { items: page.authors, nextCursor: page.nextCursor };
   });
   const replies = await allPages(async (cursor) => {
-    const page = await network.findPosts(repliesQuery(postId), cursor ? { cursor } : {});
+    const page = await network.findPosts({ type: 'repliesTo', postId }, cursor ? { cursor } : {});
     return { items: page.posts, nextCursor: page.nextCursor };
   });
   const found: FoundInteraction[] = [
@@ -66,7 +66,9 @@ export const interactionsJob: Job = {
     if (!(await anyLinkedMember(db))) return { calls: 0, counts: { watched: 0, detected: 0 } };
     const { rules } = await activeRules(db);
     const stored = ((await readState(db, 'interactions'))?.cursor ?? {}) as InteractionsCursor;
-    const reachable = stored.sinceAt && clock.now() - Date.parse(stored.sinceAt) < 7 * DAY_MS - 3_600_000;
+    const reachable =
+      stored.sinceAt &&
+      clock.now() - Date.parse(stored.sinceAt) < network.searchReachMs - SEARCH_REACH_MARGIN_MS;
     let calls = 0;
     let cursor: string | undefined;
     let newest = reachable ? { id: stored.sinceId ?? '', at: stored.sinceAt ?? '' } : undefined;

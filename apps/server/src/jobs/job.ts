@@ -27,4 +27,7 @@ export type Job = { name: JobName; run: (context: JobContext) => Promise<JobOutc
 
 export type JobName = 'search' | 'refresh' | 'interactions' | 'settle' | 'totals';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS } from '../time';
+
+/** A since_id within this margin of the network's search reach is treated as out of reach (clock skew). */
+export const SEARCH_REACH_MARGIN_MS = 3_600_000;

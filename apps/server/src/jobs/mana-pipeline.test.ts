@@ -5,6 +5,7 @@ import { startManaHarness, type ManaHarness } from '../test/mana-harness';
 import { testDatabaseKinds } from '../test/test-database';
 import { rebuildAllTotals } from '../modules/mana/totals.service';
 import { activeRules } from '../modules/programme/programme.service';
+import { allStates } from '../modules/mana/ingest-state.repository';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -162,6 +163,11 @@ describe.each(testDatabaseKinds())('Mana pipeline (%s)', (kind) => {
     expect(s.world.now()).toBeGreaterThan(before);
     const board = await leaderboard(h);
     expect(board.authors).toHaveLength(3);
+    // It waited instead of failing: every job ran to success and the calls it spent are recorded.
+    const states = await allStates(h.database.db);
+    expect(states.filter((st) => st.last_error !== null)).toEqual([]);
+    expect(states.find((st) => st.job === 'search')).toMatchObject({ last_run_at: expect.any(Date) });
+    expect(states.find((st) => st.job === 'refresh')?.calls_spent).toBeGreaterThan(0);
     const { rules } = await activeRules(h.database.db);
     await rebuildAllTotals(h.database.db, rules, new Date(s.world.now()));
     expect(await leaderboard(h)).toEqual({ ...board, updatedAt: (await leaderboard(h)).updatedAt });

@@ -1,13 +1,11 @@
 import { ingestSearchPage } from '../modules/mana/ingest.service';
 import { readState } from '../modules/mana/ingest-state.repository';
-import { activeRules, searchQuery } from '../modules/programme/programme.service';
+import { activeRules, programmeQuery } from '../modules/programme/programme.service';
 import { compareIds } from '../modules/mana/scoring';
-import { DAY_MS, type Job } from './job';
+import { SEARCH_REACH_MARGIN_MS, type Job } from './job';
 
 /** Pages one run reads at most; a longer backlog resumes on the next run from the stored page cursor. */
 export const SEARCH_PAGES_PER_RUN = 50;
-/** Recent search reaches 7 days back; a since_id older than this (minus a margin) is dropped, not sent. */
-const SEARCH_REACH_MS = 7 * DAY_MS - 3_600_000;
 
 type SearchCursor = {
   /** Everything up to this id is stored (X since_id, a cursor on other networks). */
@@ -19,7 +17,8 @@ type SearchCursor = {
 };
 
 /**
- * search: the programme query, newest first, paging back to the last stored post (`since_id`). Each page is
+ * search: the programme query (structured; the network adapter writes its syntax), newest first, paging back
+ * to the last stored post (`since_id`). Each page is
  * stored with its cursor in one transaction; `sinceId` moves to the run's newest post only after its last page,
  * so a crash mid-run resumes at the next page and never skips or double-counts a post.
  */
@@ -27,11 +26,13 @@ export const searchJob: Job = {
   name: 'search',
   async run({ db, network, clock }) {
     const { rules } = await activeRules(db);
-    const query = searchQuery(rules);
+    const query = programmeQuery(rules);
+    // The network's search reaches so far back (X: 7 days); a since_id older than that (minus a margin) is
+    // dropped, not sent.
+    const reach = network.searchReachMs - SEARCH_REACH_MARGIN_MS;
     const now = () => new Date(clock.now());
     const stored = ((await readState(db, 'search'))?.cursor ?? {}) as SearchCursor;
-    const inReach = (iso: string | undefined) =>
-      iso !== undefined && clock.now() - Date.parse(iso) < SEARCH_REACH_MS;
+    const inReach = (iso: string | undefined) => iso !== undefined && clock.now() - Date.parse(iso) < reach;
 
     let run = stored.run && inReach(stored.run.startedAt) ? stored.run : undefined;
     const sinceId = run ? run.sinceId : inReach(stored.sinceAt) ? stored.sinceId : undefined;

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { World, type SimPost } from '@manaboard/x-sim';
 import { describe, expect, it } from 'vitest';
 import { manaResponseSchema, postsResponseSchema } from '@manaboard/contract';
+import { changeRules } from '../modules/mana/rescore.service';
 import { rebuildAllTotals } from '../modules/mana/totals.service';
 import { activeRules } from '../modules/programme/programme.service';
-import { startManaHarness, type ManaHarness } from '../test/mana-harness';
+import { linkMember, startManaHarness, type ManaHarness } from '../test/mana-harness';
 import { testDatabaseKinds } from '../test/test-database';
 
 const HOUR = 3_600_000;
@@ -16,6 +17,8 @@ type Event =
   | { type: 'delete'; post: number }
   | { type: 'protect'; user: number; value: boolean }
   | { type: 'advance'; hours: number }
+  | { type: 'link'; user: number }
+  | { type: 'rules'; dailyLimit: number; like: number; reply: number }
   | { type: 'cycle' };
 
 const event: fc.Arbitrary<Event> = fc.oneof(
@@ -35,6 +38,16 @@ const event: fc.Arbitrary<Event> = fc.oneof(
     arbitrary: fc.record({ type: fc.constant('advance'), hours: fc.integer({ min: 1, max: 60 }) }),
     weight: 2,
   },
+  { arbitrary: fc.record({ type: fc.constant('link'), user: fc.nat(4) }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      type: fc.constant('rules'),
+      dailyLimit: fc.integer({ min: 1, max: 6 }),
+      like: fc.nat(3),
+      reply: fc.nat(4),
+    }),
+    weight: 1,
+  },
   { arbitrary: fc.constant({ type: 'cycle' as const }), weight: 2 },
 );
 
@@ -46,12 +59,13 @@ async function board(h: ManaHarness) {
 }
 
 describe.each(testDatabaseKinds())('incremental totals (%s)', (kind) => {
-  it('equal a full rebuild after any sequence of posts, engagement, deletions, protection and time', async () => {
+  it('equal a full rebuild after any sequence of posts, engagement, deletions, protection, linking, rules changes and time', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(event, { minLength: 5, maxLength: 30 }), async (events) => {
         const world = new World(START);
         const users = [0, 1, 2, 3, 4].map((i) => world.createUser({ username: `user_${i}` }));
         const posts: SimPost[] = [];
+        const linked = new Set<number>();
         const h = await startManaHarness(kind, world, { rateLimitScale: Infinity });
         try {
           for (const e of events) {
@@ -72,6 +86,23 @@ describe.each(testDatabaseKinds())('incremental totals (%s)', (kind) => {
               if (user) world.protectUser(user.id, e.value);
             } else if (e.type === 'advance') {
               world.advance(e.hours * HOUR);
+            } else if (e.type === 'link') {
+              const user = users[e.user];
+              if (user && !linked.has(e.user)) {
+                linked.add(e.user);
+                await linkMember(h, user, world.now());
+              }
+            } else if (e.type === 'rules') {
+              const { rules } = await activeRules(h.database.db);
+              await changeRules(
+                h.database.db,
+                {
+                  ...rules,
+                  dailyLimit: e.dailyLimit,
+                  weights: { ...rules.weights, like: e.like, reply: e.reply },
+                },
+                { source: 'test', actor: 'test', now: new Date(world.now()) },
+              );
             } else {
               await h.worker.runCycle();
             }

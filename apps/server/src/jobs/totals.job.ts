@@ -1,13 +1,14 @@
-import { recomputeDirtyTotals } from '../modules/mana/totals.service';
-import { activeRules } from '../modules/programme/programme.service';
+import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
 import type { Job } from './job';
 
-/** totals: recomputes the authors whose posts changed (their lines, period rows and the global ranks). */
+/**
+ * totals: recomputes the authors whose posts changed (their lines, period rows and the global ranks); after an
+ * operator stored new programme rules, first everything those rules affect (see rescoreForRules).
+ */
 export const totalsJob: Job = {
   name: 'totals',
   async run({ db, clock }) {
-    const { rules } = await activeRules(db);
-    const authors = await recomputeDirtyTotals(db, rules, new Date(clock.now()));
+    const authors = await recomputeTotalsWithRules(db, new Date(clock.now()));
     return { calls: 0, counts: { authors } };
   },
 };

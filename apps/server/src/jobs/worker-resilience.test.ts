@@ -87,12 +87,88 @@ describe.each(testDatabaseKinds())('worker resilience (%s)', (kind) => {
       wrapNetwork: (network) => crashing(network, { findPosts: [2], readMetrics: [2] }),
     });
     open.push(crashed);
-    await crashed.worker.runCycle(); // search stops after page 1, refresh after batch 1
+    await crashed.worker.runCycle(); // search stops after page 1; the next cycle's first refresh batch fails
     const partial = await snapshot(crashed);
     expect(partial.posts.length).toBeGreaterThan(0);
     expect(partial.total).toBeLessThan(40);
+    // The operator sees the failure; the cursor holds what committed: page 1 of the search run (its since_id
+    // not yet moved).
+    const failed = new Map((await allStates(crashed.database.db)).map((s) => [s.job, s]));
+    expect(failed.get('search')?.last_error).toBe('crash during search');
+    const searchCursor = failed.get('search')?.cursor as { sinceId?: string; run?: { nextCursor: string } };
+    expect(searchCursor.sinceId).toBeUndefined();
+    expect(searchCursor.run?.nextCursor).toEqual(expect.any(String));
+
     await crashed.worker.runCycle();
     expect(await snapshot(crashed)).toEqual(uninterrupted);
+    const resumed = new Map((await allStates(crashed.database.db)).map((s) => [s.job, s]));
+    const search = resumed.get('search');
+    expect(search?.last_success_at?.getTime()).toBeGreaterThanOrEqual(
+      search?.last_error_at?.getTime() ?? Infinity,
+    );
+    expect((search?.cursor as { sinceId?: string; run?: unknown }).run).toBeUndefined();
+    expect((search?.cursor as { sinceId?: string }).sinceId).toEqual(expect.any(String));
+  });
+
+  it('a crash between refresh batches resumes after the last committed batch and ends as an uninterrupted run', async () => {
+    const engage = (world: World) => {
+      for (const post of world.postsByTime()) world.addOrganic(post.id, { likes: 2, quotes: 1 });
+      world.advance(HOUR);
+    };
+    const steadyWorld = busyWorld();
+    const steady = await startManaHarness(kind, steadyWorld);
+    await steady.worker.runCycle();
+    engage(steadyWorld);
+    await steady.worker.runCycle();
+    await steady.worker.runCycle();
+    const uninterrupted = await snapshot(steady);
+    await steady.close();
+
+    const world = busyWorld();
+    const asked: string[][] = [];
+    const h = await startManaHarness(kind, world, {
+      wrapNetwork: (network) => {
+        const broken = crashing(network, { findPosts: [], readMetrics: [4] });
+        return new Proxy(broken, {
+          get(target, property, receiver) {
+            if (property !== 'readMetrics') return Reflect.get(target, property, receiver) as unknown;
+            return (ids: readonly string[]) => {
+              asked.push([...ids]);
+              return target.readMetrics(ids);
+            };
+          },
+        });
+      },
+    });
+    open.push(h);
+    await h.worker.runCycle(); // refresh: batch of 100, batch of 60
+    engage(world);
+    await h.worker.runCycle(); // refresh: batch 1 commits, batch 2 crashes
+    const state = (await allStates(h.database.db)).find((s) => s.job === 'refresh');
+    expect(state?.last_error).toBe('crash during refresh');
+    const firstBatch = asked[2] ?? [];
+    expect(firstBatch).toHaveLength(100);
+    expect((state?.cursor as { after?: { id: string } }).after?.id).toBe(firstBatch[firstBatch.length - 1]);
+    await h.worker.runCycle(); // resumes with the 60 posts after the stored position, then a new pass
+    expect(asked[4]).toEqual(asked[1]);
+    await h.worker.runCycle();
+    expect(await snapshot(h)).toEqual(uninterrupted);
+  });
+
+  it('the same X pages read twice (cursors lost, a replay) count once', async () => {
+    const h = await startManaHarness(kind, busyWorld());
+    open.push(h);
+    await h.worker.runCycle();
+    const once = await snapshot(h);
+    await h.database.db
+      .updateTable('ingest_state')
+      .set({ cursor: JSON.stringify({}) })
+      .execute();
+    const replay = await h.worker.runJob('search');
+    expect(replay?.counts).toMatchObject({ seen: 160, tracked: 160 });
+    await h.worker.runCycle();
+    await h.worker.runCycle();
+    expect(await snapshot(h)).toEqual(once);
   });
 
   it('after an outage longer than the search reach it starts over from the last 7 days instead of failing', async () => {
@@ -132,7 +208,67 @@ describe.each(testDatabaseKinds())('worker resilience (%s)', (kind) => {
   });
 });
 
+/** The port, counting the calls made through it. */
+function counted(network: SocialNetwork): { network: SocialNetwork; calls: () => number } {
+  let calls = 0;
+  const wrapped = new Proxy(network, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { network: wrapped, calls: () => calls };
+}
+
 describe.each(testDatabaseKinds().filter((kind) => kind === 'postgres'))('worker leadership (%s)', (kind) => {
+  it('two scheduled workers against one PostgreSQL: only the leader reads the network; everything counts once', async () => {
+    const steady = await startManaHarness(kind, busyWorld());
+    await steady.worker.runCycle();
+    const once = await snapshot(steady);
+    await steady.close();
+
+    const world = busyWorld();
+    const h = await startManaHarness(kind, world);
+    const log = pino({ level: 'silent' });
+    const clock = world.clock.asClientClock();
+    const everySecond = '* * * * * *';
+    const schedule = {
+      search: everySecond,
+      refresh: everySecond,
+      interactions: everySecond,
+      settle: everySecond,
+      totals: everySecond,
+    };
+    const ports = [counted(h.network), counted(h.network)];
+    const workers = ports.map(
+      (port) =>
+        new Worker(
+          { db: h.database.db, network: port.network, clock, log },
+          { schedule, databaseKind: kind },
+        ),
+    );
+    try {
+      for (const worker of workers) await worker.start();
+      expect(workers.map((w) => w.isLeader)).toEqual([true, false]);
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const board = manaResponseSchema.parse((await h.get('/api/mana?limit=100')).body).data;
+        if (board.total === 40 && (ports[0]?.calls() ?? 0) >= 6) break;
+      }
+      for (const worker of workers) await worker.stop();
+      expect(ports.map((p) => p.calls() > 0)).toEqual([true, false]);
+      expect(await snapshot(h)).toEqual(once);
+    } finally {
+      for (const worker of workers) await worker.stop();
+      await h.close();
+    }
+  }, 60_000);
+
   it('two workers against one PostgreSQL: one leader; the other takes over when it stops', async () => {
     const database = await openTestDatabase(kind);
     const log = pino({ level: 'silent' });

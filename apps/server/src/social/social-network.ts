@@ -45,14 +45,34 @@ export type PostPage = {
 
 export type Interaction = { memberNetworkUserId: string; postId: string; kind: 'like' | 'reply' | 'repost' };
 
+/**
+ * What to search for, in the programme's terms; each adapter writes its network's own query syntax from it, so
+ * no job ever builds one.
+ * - `matching`: originals and quotes (never plain reposts) naming any keyword or phrase, #hashtag (given
+ *   without '#') or @mention of a handle (given without '@');
+ * - `postsOf`: the accounts' own posts (originals and quotes, neither reposts nor replies);
+ * - `repliesTo`: the replies in the conversation of one post.
+ */
+export type PostQuery =
+  | {
+      type: 'matching';
+      keywords: readonly string[];
+      hashtags: readonly string[];
+      mentions: readonly string[];
+    }
+  | { type: 'postsOf'; handles: readonly string[] }
+  | { type: 'repliesTo'; postId: string };
+
 /** The operations the programme needs from a network. */
 export interface SocialNetwork {
   readonly name: NetworkName;
-  /** One page of posts matching the programme's query, newer than `sinceId`. */
+  /** One page of posts matching a query, newest first, newer than `sinceId`. */
   findPosts(
-    query: string,
+    query: PostQuery,
     options: { sinceId?: string; cursor?: string; startTime?: Date },
   ): Promise<PostPage>;
+  /** How far back `findPosts` reaches (X recent search: 7 days); a `sinceId` older than that is not sent. */
+  readonly searchReachMs: number;
   /** Current metrics of up to `metricsBatchSize` posts; the missing ones say why; their authors as now. */
   readMetrics(
     ids: readonly string[],

@@ -2,6 +2,7 @@ import type {
   MissingPost,
   PostKind,
   PostPage,
+  PostQuery,
   SocialAuthor,
   SocialNetwork,
   SocialPost,
@@ -62,6 +63,33 @@ export function toMissingPost(problem: XProblem): MissingPost {
   return { id, reason, detail: problem.detail ?? problem.title };
 }
 
+/** A keyword as X search takes it: a bare word, or a quoted phrase (quotes inside are dropped). */
+const quoteTerm = (term: string) => (/^[A-Za-z0-9_]+$/.test(term) ? term : `"${term.replaceAll('"', '')}"`);
+
+/** X recent search reaches 7 days back. */
+export const X_SEARCH_REACH_MS = 7 * 86_400_000;
+
+/**
+ * The port's structured query → X search syntax, e.g. `(manaboard OR #ManaBoard OR @ManaboardHQ) -is:retweet`,
+ * `(from:ManaboardHQ) -is:retweet -is:reply`, `conversation_id:123 is:reply`.
+ */
+export function toXQuery(query: PostQuery): string {
+  switch (query.type) {
+    case 'matching': {
+      const terms = [
+        ...query.keywords.map(quoteTerm),
+        ...query.hashtags.map((tag) => `#${tag.replace(/^#/, '')}`),
+        ...query.mentions.map((handle) => `@${handle.replace(/^@/, '')}`),
+      ];
+      return `(${terms.join(' OR ')}) -is:retweet`;
+    }
+    case 'postsOf':
+      return `(${query.handles.map((handle) => `from:${handle.replace(/^@/, '')}`).join(' OR ')}) -is:retweet -is:reply`;
+    case 'repliesTo':
+      return `conversation_id:${query.postId} is:reply`;
+  }
+}
+
 function toPage(list: XTweetList): PostPage {
   return {
     posts: (list.data ?? []).map(toSocialPost),
@@ -75,16 +103,17 @@ function toPage(list: XTweetList): PostPage {
 export class XSocialNetwork implements SocialNetwork {
   readonly name = 'x' as const;
   readonly metricsBatchSize = 100;
+  readonly searchReachMs = X_SEARCH_REACH_MS;
 
   constructor(private readonly api: XApi) {}
 
   async findPosts(
-    query: string,
+    query: PostQuery,
     options: { sinceId?: string; cursor?: string; startTime?: Date },
   ): Promise<PostPage> {
     return toPage(
       await this.api.searchRecent({
-        query,
+        query: toXQuery(query),
         maxResults: 100,
         ...(options.sinceId ? { sinceId: options.sinceId } : {}),
         ...(options.cursor ? { paginationToken: options.cursor } : {}),

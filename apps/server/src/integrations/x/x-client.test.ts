@@ -60,7 +60,10 @@ describe('the X client against the simulated X', () => {
     }
     expect(ids).toHaveLength(26);
     expect(new Set(ids).size).toBe(26);
-    const page = await x.network.findPosts('#ManaBoard -is:retweet', {});
+    const page = await x.network.findPosts(
+      { type: 'matching', keywords: [], hashtags: ['ManaBoard'], mentions: [] },
+      {},
+    );
     expect(page.posts[0]).toMatchObject({
       id: fixture.official.id,
       kind: 'original',

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { programmeRulesSchema } from '@manaboard/contract';
 import { buildWorld, xSimPlugin, type World } from '@manaboard/x-sim';
-import type { Config } from '../../config/config';
+import { paths, type Config } from '../../config/config';
 import { DAY_MS } from '../../time';
 
 /** How far back the demo's history reaches (5 weeks), and how long activity continues after it (2 weeks). */
@@ -15,6 +18,10 @@ const DEMO_AHEAD_DAYS = 14;
  * follows the wall clock. The same anchor gives the same world, id for id (main.ts stores the anchor).
  */
 export function demoWorld(anchor = Date.now()): World {
+  // The demo's people post about the programme as shipped (the rules file the database is seeded from).
+  const shipped = programmeRulesSchema.parse(
+    JSON.parse(readFileSync(path.join(paths.repoRoot, 'apps/server/content/programme.json'), 'utf8')),
+  );
   return buildWorld({
     seed: 20261122,
     now: anchor - DEMO_HISTORY_DAYS * DAY_MS,
@@ -22,9 +29,9 @@ export function demoWorld(anchor = Date.now()): World {
     days: 0,
     aheadDays: DEMO_HISTORY_DAYS + DEMO_AHEAD_DAYS,
     postsPerMember: 24,
-    officialHandles: ['ManaboardHQ', 'ManaboardDev'],
-    keywords: ['manaboard'],
-    hashtags: ['ManaBoard', 'EarnMana'],
+    officialHandles: shipped.officialHandles,
+    keywords: shipped.keywords,
+    hashtags: shipped.hashtags,
   });
 }
 

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programmeRulesSchema, type ProgrammeRules } from '@manaboard/contract';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
-import { activeRules, matchesProgramme, readRulesFile, saveRules, searchQuery } from './programme.service';
+import {
+  activeRules,
+  matchesProgramme,
+  officialPostsQuery,
+  programmeQuery,
+  readRulesFile,
+  saveRules,
+} from './programme.service';
 
 const shipped = async () => readRulesFile();
 
@@ -41,10 +48,15 @@ describe('programme rules', () => {
     await fs.rm(dir, { recursive: true });
   });
 
-  it('builds the search query from keywords, #hashtags and @officials, without reposts', async () => {
-    expect(searchQuery(await shipped())).toBe(
-      '(manaboard OR #ManaBoard OR #EarnMana OR @ManaboardHQ OR @ManaboardDev) -is:retweet',
-    );
+  it('asks the network port for keywords, hashtags and official mentions, and the officials’ own posts', async () => {
+    const rules = await shipped();
+    expect(programmeQuery(rules)).toEqual({
+      type: 'matching',
+      keywords: ['manaboard'],
+      hashtags: ['ManaBoard', 'EarnMana'],
+      mentions: ['ManaboardHQ', 'ManaboardDev'],
+    });
+    expect(officialPostsQuery(rules)).toEqual({ type: 'postsOf', handles: ['ManaboardHQ', 'ManaboardDev'] });
   });
 
   it('matches a keyword as a word, a hashtag or an official mention, case-insensitively', async () => {

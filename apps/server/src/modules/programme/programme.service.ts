@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { programmeRulesSchema, type ProgrammeRules } from '@manaboard/contract';
 import { paths } from '../../config/config';
 import type { Database } from '../../db/schema';
+import type { PostQuery } from '../../social/social-network';
 import * as repo from './programme.repository';
 
 /** The rules file shipped with the server; the database is seeded from it once. */
@@ -11,14 +12,27 @@ export const PROGRAMME_FILE = path.join(paths.repoRoot, 'apps/server/content/pro
 
 export type ActiveRules = { version: number; rules: ProgrammeRules };
 
-/** Reads and validates a rules file; a broken file names every problem. */
-export async function readRulesFile(file = PROGRAMME_FILE): Promise<ProgrammeRules> {
-  const parsed = programmeRulesSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+/** Validates a set of rules; the error names every problem and where the rules came from. */
+export function parseRules(input: unknown, from: string): ProgrammeRules {
+  const parsed = programmeRulesSchema.safeParse(input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(rules)'}: ${i.message}`);
-    throw new Error(`Invalid programme rules in ${file}:\n  ${problems.join('\n  ')}`);
+    throw new Error(`Invalid programme rules in ${from}:\n  ${problems.join('\n  ')}`);
   }
   return parsed.data;
+}
+
+/** Reads and validates a rules file; a broken file names every problem. */
+export async function readRulesFile(file = PROGRAMME_FILE): Promise<ProgrammeRules> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read programme rules from ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return parseRules(json, file);
 }
 
 /**
@@ -41,36 +55,32 @@ export async function activeRules(db: Kysely<Database>, seedFrom = PROGRAMME_FIL
   return { version: latest.version, rules: programmeRulesSchema.parse(latest.rules) };
 }
 
-/** Stores a new version of the rules (operator change); validated first. */
+/**
+ * Stores a new version of the rules (operator change); validated first. Only the rules are stored: callers that
+ * change the rules in force use the Mana engine's changeRules, which also rescores what they affect.
+ */
 export async function saveRules(db: Kysely<Database>, input: unknown, source: string): Promise<ActiveRules> {
-  const rules = programmeRulesSchema.parse(input);
+  const rules = parseRules(input, source);
   const version = await repo.insertRulesVersion(db, rules, source);
   return { version, rules };
 }
 
-const quoteTerm = (term: string) => (/^[A-Za-z0-9_]+$/.test(term) ? term : `"${term.replaceAll('"', '')}"`);
-
 /**
- * The network search query of the programme: any keyword, #hashtag or @official, never plain reposts, e.g.
- * `(manaboard OR #ManaBoard OR @ManaboardHQ) -is:retweet`.
+ * The programme's search, as the social-network port takes it (each network adapter writes its own syntax):
+ * originals and quotes naming any keyword, hashtag or official account, never plain reposts.
  */
-export function searchQuery(rules: ProgrammeRules): string {
-  const terms = [
-    ...rules.keywords.map(quoteTerm),
-    ...rules.hashtags.map((tag) => `#${tag}`),
-    ...rules.officialHandles.map((handle) => `@${handle}`),
-  ];
-  return `(${terms.join(' OR ')}) -is:retweet`;
+export function programmeQuery(rules: ProgrammeRules): PostQuery {
+  return {
+    type: 'matching',
+    keywords: rules.keywords,
+    hashtags: rules.hashtags,
+    mentions: rules.officialHandles,
+  };
 }
 
-/** The query for the official accounts' own posts (their reposts and replies earn members Mana). */
-export function officialPostsQuery(rules: ProgrammeRules): string {
-  return `(${rules.officialHandles.map((handle) => `from:${handle}`).join(' OR ')}) -is:retweet -is:reply`;
-}
-
-/** The query for the replies to one post. */
-export function repliesQuery(postId: string): string {
-  return `conversation_id:${postId} is:reply`;
+/** The official accounts' own posts (their reposts and replies earn members Mana). */
+export function officialPostsQuery(rules: ProgrammeRules): PostQuery {
+  return { type: 'postsOf', handles: rules.officialHandles };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -17,6 +17,7 @@ import {
 } from '../../test/linking-flow';
 import { testDatabaseKinds } from '../../test/test-database';
 import { referralLines } from '../mana/member-facts.repository';
+import { activeRules, saveRules } from '../programme/programme.service';
 
 type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
@@ -145,7 +146,7 @@ describe.each(testDatabaseKinds())('referrals on %s', (kind) => {
 
   it('refuses reserved names that nobody linked as HANDLE_RESERVED, not INVALID_REFERRER', async () => {
     const member = await linkedBrowser(t, 'reserved_asker');
-    // An official account by default (OFFICIAL_HANDLES) and a configured name; neither is linked here.
+    // An official account of the programme rules and a configured name; neither is linked here.
     await expectRefused(member, '@ManaboardDev', 'HANDLE_RESERVED');
     await expectRefused(member, 'reserved_two', 'HANDLE_RESERVED');
     await expectRefused(member, 'not_reserved_nobody', 'INVALID_REFERRER');
@@ -232,6 +233,48 @@ describe.each(testDatabaseKinds())('referrals on %s', (kind) => {
     const selfish = await newBrowser(t);
     const refused = await linkAs(t, selfish, 'self_starter', { referrerSlug: 'self_starter' });
     expect(Object.fromEntries(refused.searchParams)).toEqual({ referral_error: 'SELF_REFERRAL' });
+  });
+
+  it('takes the reward, the anti-bot gate and the official accounts from the programme rules in force', async () => {
+    const { db } = t.database;
+    const { rules } = await activeRules(db);
+    const referrer = await linkedBrowser(t, 'rules_referrer');
+    const early = await linkedBrowser(t, 'rules_early', { ageDays: 400, followers: 500 });
+    expect((await apply(early, 'rules_referrer')).statusCode).toBe(200);
+    try {
+      await saveRules(
+        db,
+        {
+          ...rules,
+          referralReward: 70,
+          minFollowers: 0,
+          minAccountAgeDays: 0,
+          officialHandles: ['Rules_Brand'],
+        },
+        'test',
+      );
+      const fresh = await linkedBrowser(t, 'rules_fresh', { ageDays: 1, followers: 0 });
+      expect((await apply(fresh, 'rules_referrer')).statusCode).toBe(200);
+      // The new official account is reserved; ManaboardDev no longer is (and nobody linked it).
+      const asker = await linkedBrowser(t, 'rules_asker');
+      await expectRefused(asker, 'rules_brand', 'HANDLE_RESERVED');
+      await expectRefused(asker, 'ManaboardDev', 'INVALID_REFERRER');
+      const rows = await db
+        .selectFrom('referrals')
+        .innerJoin('accounts', 'accounts.id', 'referrals.referee_account_id')
+        .select(['accounts.handle', 'referrals.reward_mana'])
+        .where('accounts.handle', 'in', ['rules_early', 'rules_fresh'])
+        .orderBy('accounts.handle')
+        .execute();
+      // Each referral keeps the reward of the rules in force when it was made.
+      expect(rows).toEqual([
+        { handle: 'rules_early', reward_mana: rules.referralReward },
+        { handle: 'rules_fresh', reward_mana: 70 },
+      ]);
+      expect(await stats(referrer)).toBe(2);
+    } finally {
+      await saveRules(db, rules, 'test');
+    }
   });
 
   it('makes exactly one referral out of 50 parallel applies', async () => {

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import { HANDLE_PATTERN, normaliseHandle, type ReferralStatus } from '@manaboard/contract';
+import {
+  HANDLE_PATTERN,
+  normaliseHandle,
+  type ProgrammeRules,
+  type ReferralStatus,
+} from '@manaboard/contract';
 import type { ReferralConfig } from '../../config/config';
 import type { Database } from '../../db/schema';
 import { CatalogueError } from '../../errors';
@@ -7,26 +12,33 @@ import { recordAudit } from '../audit/audit.repository';
 import * as accounts from '../linking/accounts.repository';
 import type { AccountRow } from '../linking/accounts.repository';
 import { DAY_MS } from '../../time';
+import { activeRules } from '../programme/programme.service';
 import * as repo from './referrals.repository';
 /** A referrer chain longer than this is treated as a cycle rather than walked further. */
 const MAX_CHAIN = 1_000;
 
-/** What the referral rules need to know. */
+/**
+ * What the referral rules need to know. The reward, the anti-bot gate and the official accounts are programme
+ * rules, read through the programme service at each apply; only the extra reserved names are configuration.
+ */
 export type ReferralDeps = {
   db: Kysely<Database>;
   rules: ReferralConfig;
   now: () => number;
 };
 
-/** The operator's reserved list: official accounts and configured names, compared case-insensitively. */
-export function reservedHandles(rules: Pick<ReferralConfig, 'officialHandles' | 'reservedHandles'>) {
-  return new Set([...rules.officialHandles, ...rules.reservedHandles].map((h) => h.toLowerCase()));
+/** The reserved list: the programme's official accounts and configured names, compared case-insensitively. */
+export function reservedHandles(
+  programme: Pick<ProgrammeRules, 'officialHandles'>,
+  config: Pick<ReferralConfig, 'reservedHandles'>,
+) {
+  return new Set([...programme.officialHandles, ...config.reservedHandles].map((h) => h.toLowerCase()));
 }
 
-/** The anti-bot gate (DESIGN §4): an X account old enough and followed enough to be a referee. */
+/** The anti-bot gate (DESIGN §4, programme rules): an X account old enough and followed enough to be a referee. */
 export function passesAntiBotGate(
   account: Pick<AccountRow, 'x_created_at' | 'followers'>,
-  rules: Pick<ReferralConfig, 'minAccountAgeDays' | 'minFollowers'>,
+  rules: Pick<ProgrammeRules, 'minAccountAgeDays' | 'minFollowers'>,
   now: number,
 ): boolean {
   // X always reports a creation date; an account without one cannot show its age.
@@ -52,29 +64,28 @@ export async function applyReferral(
   const handle = normaliseHandle(input);
   if (!handle) throw new CatalogueError(400, 'EMPTY_INPUT');
   if (!HANDLE_PATTERN.test(handle)) throw new CatalogueError(400, 'INVALID_REFERRER');
+  const { version, rules } = await activeRules(deps.db);
+  const reserved = reservedHandles(rules, deps.rules);
 
   return deps.db.transaction().execute(async (trx) => {
     const referrer = await accounts.findLinkedAccountByHandle(trx, handle);
     if (!referrer || referrer.disqualified) {
       // Official accounts need not be linked to be off limits.
-      const code = reservedHandles(deps.rules).has(handle.toLowerCase())
-        ? 'HANDLE_RESERVED'
-        : 'INVALID_REFERRER';
+      const code = reserved.has(handle.toLowerCase()) ? 'HANDLE_RESERVED' : 'INVALID_REFERRER';
       throw new CatalogueError(400, code);
     }
     if (referrer.id === referee.id) throw new CatalogueError(400, 'SELF_REFERRAL');
     await accounts.lockAccounts(trx, [referee.id, referrer.id]);
     if (await repo.findReferrerOf(trx, referee.id)) throw new CatalogueError(409, 'ALREADY_REFERRED');
     if (await chainReaches(trx, referrer.id, referee.id)) throw new CatalogueError(400, 'INVALID_REFERRER');
-    if (reservedHandles(deps.rules).has(referrer.handle.toLowerCase()))
-      throw new CatalogueError(400, 'HANDLE_RESERVED');
+    if (reserved.has(referrer.handle.toLowerCase())) throw new CatalogueError(400, 'HANDLE_RESERVED');
     const now = deps.now();
-    if (!passesAntiBotGate(referee, deps.rules, now)) throw new CatalogueError(400, 'REQUIRES_VERIFICATION');
+    if (!passesAntiBotGate(referee, rules, now)) throw new CatalogueError(400, 'REQUIRES_VERIFICATION');
 
     const made = await repo.insertReferral(trx, {
       refereeAccountId: referee.id,
       referrerAccountId: referrer.id,
-      rewardMana: deps.rules.rewardMana,
+      rewardMana: rules.referralReward,
       createdAt: new Date(now),
     });
     if (!made) throw new CatalogueError(409, 'ALREADY_REFERRED');
@@ -82,7 +93,7 @@ export async function applyReferral(
       actor,
       action: 'referral.apply',
       subject: referee.id,
-      details: { referrerAccountId: referrer.id, rewardMana: deps.rules.rewardMana },
+      details: { referrerAccountId: referrer.id, rewardMana: rules.referralReward, rulesVersion: version },
     });
     return { referrerHandle: referrer.handle };
   });

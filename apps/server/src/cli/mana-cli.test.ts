@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../config/config';
+import { openDatabase } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+import { upsertAuthors } from '../modules/mana/authors.repository';
+import { upsertPosts } from '../modules/mana/posts.repository';
+import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
+import { readRulesFile } from '../modules/programme/programme.service';
+
+const run = promisify(execFile);
+const serverDir = path.join(paths.repoRoot, 'apps/server');
+const tsx = path.join(paths.repoRoot, 'node_modules/.bin/tsx');
+
+/** `npm run mana -- …` as the operator runs it, against a PGlite database in a temporary DATA_DIR. */
+async function mana(dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(tsx, ['src/cli/mana.ts', ...args], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'silent',
+        INIT_CWD: dataDir,
+      },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('the mana CLI (PGlite in DATA_DIR)', () => {
+  let dataDir: string;
+  const at = new Date(Date.now() - 3_600_000);
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mana-cli-'));
+    const database = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      await migrateToLatest(database.db);
+      const authors = [
+        { id: '101', handle: 'ann', displayName: 'Ann', avatarUrl: null, firstTrackedAt: at },
+        { id: '102', handle: 'bob', displayName: 'Bob', avatarUrl: null, firstTrackedAt: at },
+      ];
+      await upsertAuthors(database.db, authors, at);
+      await upsertPosts(
+        database.db,
+        authors.map((a, i) => ({
+          id: `90${i}`,
+          authorId: a.id,
+          text: '#ManaBoard',
+          createdAt: at,
+          kind: 'original' as const,
+          likes: 5 + i,
+          replies: 0,
+          reposts: 0,
+          quotes: 0,
+        })),
+        at,
+      );
+      await recomputeTotalsWithRules(database.db, at);
+    } finally {
+      await database.close();
+    }
+  });
+  afterAll(async () => {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('disqualifies with a reason, stores new rules and rescores; refuses what is missing or invalid', async () => {
+    const refused = await mana(dataDir, 'disqualify', 'ann');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/needs a handle and --reason/);
+
+    const done = await mana(dataDir, 'disqualify', '@ANN', '--reason', 'bot farm');
+    expect(done.stderr).toBe('');
+    expect(done.stdout).toMatch(/^Disqualified @ann \(101\); referrals changed: 0\./);
+    expect((await mana(dataDir, 'disqualify', 'nobody', '--reason', 'x')).stderr).toMatch(/No author/);
+
+    const rules = await readRulesFile();
+    await fs.writeFile(
+      path.join(dataDir, 'double.json'),
+      JSON.stringify({ ...rules, weights: { ...rules.weights, like: 2 } }),
+    );
+    await fs.writeFile(path.join(dataDir, 'broken.json'), JSON.stringify({ ...rules, dailyLimit: 0 }));
+    const broken = await mana(dataDir, 'rules', 'broken.json');
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/Invalid programme rules in .*broken\.json:\n {2}dailyLimit:/);
+
+    const stored = await mana(dataDir, 'rules', 'double.json');
+    expect(stored.stderr).toBe('');
+    expect(stored.stdout).toMatch(/^Stored the programme rules v2 \(changed: weights\); rescored 2 authors/);
+    const again = await mana(dataDir, 'rules', 'double.json');
+    expect(again.stdout).toMatch(/are those in force \(v2\); nothing stored/);
+    const shown = JSON.parse((await mana(dataDir, 'rules')).stdout) as { version: number; rules: unknown };
+    expect(shown).toEqual({ version: 2, rules: { ...rules, weights: { ...rules.weights, like: 2 } } });
+
+    const database = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      // ann vanished (disqualified); bob's 6 likes count twice under the new weights.
+      const totals = await database.db
+        .selectFrom('mana_totals')
+        .select(['author_id', 'mana', 'rank'])
+        .where('period', '=', 'all')
+        .execute();
+      expect(totals).toEqual([{ author_id: '102', mana: 12, rank: 1 }]);
+      const audit = await database.db
+        .selectFrom('audit_log')
+        .select(['action', 'subject', 'details'])
+        .orderBy('id')
+        .execute();
+      expect(audit.map((a) => [a.action, a.subject])).toEqual([
+        ['author.disqualify', '101'],
+        ['programme.rules', 'v2'],
+      ]);
+      expect(audit[0]?.details).toMatchObject({ reason: 'bot farm' });
+    } finally {
+      await database.close();
+    }
+    const jobs = await mana(dataDir, 'jobs');
+    expect(jobs.code).toBe(0);
+  }, 120_000);
+});
