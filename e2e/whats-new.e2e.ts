@@ -30,8 +30,16 @@ describe.skipIf(!hasChromium)("What's New in the browser", () => {
       const errors = watchPageErrors(page);
       try {
         await page.goto(server.origin, { waitUntil: 'networkidle' });
-        await page.screenshot({ path: path.join(screenshots, `main-${width}.png`) });
-        await page.getByRole('button', { name: 'Updates' }).first().click();
+        // Below 1330 px the top bar's links live in the slide-in menu (SPEC §2).
+        if (width < 1330) {
+          await page.getByRole('button', { name: 'Menu', exact: true }).click();
+          await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Updates' }).click();
+        } else {
+          await page
+            .getByRole('navigation', { name: 'Main' })
+            .getByRole('button', { name: 'Updates' })
+            .click();
+        }
         const dialog = page.getByRole('dialog', { name: "What's New" });
         await dialog.waitFor();
         await dialog.getByText('Refer a friend, earn 50 Mana').waitFor();

@@ -16,6 +16,13 @@ const proxied = [
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    // Every browser the app supports (es2022) has modulepreload: no polyfill in the first load.
+    modulePreload: { polyfill: false },
+  },
   server: { proxy: Object.fromEntries(proxied.map((path) => [path, api])) },
 });

@@ -1,7 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { AuthReturnPage } from './routes/auth-return-page';
 import { MainPage } from './routes/main-page';
-import { NotFoundPage } from './routes/not-found-page';
+
+// Only the main page is in the first load; the auth-return screen and the 404 page are their own chunks.
+const AuthReturnPage = lazy(() =>
+  import('./routes/auth-return-page').then((m) => ({ default: m.AuthReturnPage })),
+);
+const NotFoundPage = lazy(() => import('./routes/not-found-page').then((m) => ({ default: m.NotFoundPage })));
+
+/** While the auth-return chunk loads, the screen is already the black overlay it will fade its image into. */
+const blackScreen = <div className="auth-return-overlay fixed inset-0 bg-black" />;
 
 /** The routes of SPEC §2 (the server answers these four paths with index.html). */
 export function AppRoutes() {
@@ -9,9 +17,30 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<MainPage />} />
       <Route path="/r/:handle" element={<MainPage />} />
-      <Route path="/auth/callback" element={<AuthReturnPage />} />
-      <Route path="/linked" element={<AuthReturnPage />} />
-      <Route path="*" element={<NotFoundPage />} />
+      <Route
+        path="/auth/callback"
+        element={
+          <Suspense fallback={blackScreen}>
+            <AuthReturnPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="/linked"
+        element={
+          <Suspense fallback={blackScreen}>
+            <AuthReturnPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="*"
+        element={
+          <Suspense fallback={null}>
+            <NotFoundPage />
+          </Suspense>
+        }
+      />
     </Routes>
   );
 }

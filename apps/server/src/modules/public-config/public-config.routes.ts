@@ -1,10 +1,33 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { PublicConfigResponse } from '@manaboard/contract';
+import type { BrandingResponse, PublicConfigResponse } from '@manaboard/contract';
+import { paths } from '../../config/config';
+import { loadBranding } from './branding';
 
-/** `GET /api/public/config`: the deployment facts the web app reads at run time. */
-export const publicConfigRoutes: FastifyPluginAsync<{ simulated: boolean }> = async (app, { simulated }) => {
-  const body: PublicConfigResponse = { success: true, data: { socialNetwork: 'x', simulated } };
+export type PublicConfigOptions = {
+  simulated: boolean;
+  /** The branding JSON (config.brandingFile); default: the shipped Manaboard demo branding. */
+  brandingFile?: string;
+};
+
+const defaultBrandingFile = `${paths.repoRoot}/apps/server/content/branding.json`;
+
+/**
+ * `GET /api/public/config` and `GET /api/public/branding`: the deployment facts and the programme's branding
+ * the web app reads at run time (an operator rebrands by editing a file and restarting, never by rebuilding).
+ */
+export const publicConfigRoutes: FastifyPluginAsync<PublicConfigOptions> = async (app, options) => {
+  const body: PublicConfigResponse = {
+    success: true,
+    data: { socialNetwork: 'x', simulated: options.simulated },
+  };
+  const branding: BrandingResponse = {
+    success: true,
+    data: await loadBranding(options.brandingFile ?? defaultBrandingFile),
+  };
   app.get('/api/public/config', async (_request, reply) => {
     return reply.header('Cache-Control', 'public, max-age=300').send(body);
+  });
+  app.get('/api/public/branding', async (_request, reply) => {
+    return reply.header('Cache-Control', 'public, max-age=300').send(branding);
   });
 };

@@ -1,38 +1,45 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
+import { DemoBadge } from '../../components/layout/demo-badge';
 import { PageFooter } from '../../components/layout/page-footer';
-import { PageHeader } from '../../components/layout/page-header';
-import { useDisclosure } from '../../components/ui/use-disclosure';
 import { useAccount } from '../../features/account/api/get-account';
 import { HeaderAccount } from '../../features/account/components/header-account';
 import { useAccountRechecks } from '../../features/account/hooks/use-account-rechecks';
+import { useBranding } from '../../features/branding/api/get-branding';
 import { LeaderboardPanel } from '../../features/leaderboard/components/leaderboard-panel';
 import { ManaCard } from '../../features/mana-card/components/mana-card';
 import { ReferralNoticeBanner } from '../../features/mana-card/components/referral-notice-banner';
 import { useLinkAccount } from '../../features/mana-card/hooks/use-link-account';
 import { useReferralEntry } from '../../features/mana-card/hooks/use-referral-entry';
-import { preloadWhatsNewModal, WhatsNewModal } from '../lazy-modals';
-import { useGlobalOpener } from '../use-global-opener';
-import { ProgrammeIntro } from './programme-intro';
+import { TopBar } from '../../features/navigation/components/top-bar';
+import { VideoFacade } from '../../features/video/components/video-facade';
+import { FaqModal, HowToEarnModal, MakerModal, VideoOverlay, WhatsNewModal } from '../lazy-modals';
+import { useMainPageModals } from '../use-main-page-modals';
+
+// Shown only when the operator configures no video: not worth a place in the first load.
+const ProgrammeIntro = lazy(() => import('./programme-intro').then((m) => ({ default: m.ProgrammeIntro })));
 
 /**
- * The main page (SPEC §2); `/r/:handle` renders it too and remembers the referrer. From 1280 px the promo
- * slot takes 72% beside the card's 28%; narrower screens show the card alone (max width md).
+ * The main page (SPEC §2); `/r/:handle` renders it too and remembers the referrer. From 1280 px the video takes
+ * 72% beside the card's 28%; narrower screens show the card alone (max width md) and the Video link opens the
+ * video in an overlay.
  */
 export function MainPage() {
   const { handle } = useParams();
-  const updates = useDisclosure();
-  useGlobalOpener('openUpdatesModal', updates.open);
+  const modals = useMainPageModals();
+  const branding = useBranding();
   const account = useAccount();
   useAccountRechecks();
   const referralNotice = useReferralEntry(handle, account.connected);
   const { link, linking } = useLinkAccount();
+  const video = branding?.video ?? null;
 
   return (
     <div className="flex min-h-screen flex-col">
-      <PageHeader
-        onOpenUpdates={updates.open}
-        onUpdatesIntent={preloadWhatsNewModal}
+      <TopBar
+        branding={branding}
+        actions={modals.actions}
+        extra={<DemoBadge />}
         account={<HeaderAccount account={account} onLink={link} linking={linking} />}
       />
       <main
@@ -40,21 +47,51 @@ export function MainPage() {
         tabIndex={-1}
         className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 outline-none sm:px-6 sm:py-10"
       >
-        <h1 className="sr-only">Manaboard: earn Mana for the posts the community loves</h1>
+        <h1 className="sr-only">
+          {branding?.programmeName ?? 'Manaboard'}: earn Mana for the posts the community loves
+        </h1>
         <ReferralNoticeBanner notice={referralNotice} />
         <div className="grid items-start gap-8 xl:grid-cols-[72fr_28fr]">
-          {/* The promo video takes this slot with its issue; until then the programme's introduction. */}
-          <ProgrammeIntro className="hidden xl:block" />
+          {video ? (
+            <section aria-label="Video" className="hidden xl:block" data-testid="video-slot">
+              <VideoFacade video={video} />
+            </section>
+          ) : (
+            <Suspense fallback={null}>
+              <ProgrammeIntro className="hidden xl:block" />
+            </Suspense>
+          )}
           <div className="mx-auto w-full max-w-md xl:max-w-none">
             <ManaCard account={account} onLink={link} linking={linking} />
           </div>
         </div>
         <LeaderboardPanel />
       </main>
-      <PageFooter />
-      {updates.hasOpened ? (
+      <PageFooter brand={branding} />
+      {/* One boundary per modal: a modal whose chunk is loading never hides another one. */}
+      {modals.updates.hasOpened ? (
         <Suspense fallback={null}>
-          <WhatsNewModal open={updates.isOpen} onClose={updates.close} />
+          <WhatsNewModal open={modals.updates.isOpen} onClose={modals.updates.close} />
+        </Suspense>
+      ) : null}
+      {modals.faq.hasOpened ? (
+        <Suspense fallback={null}>
+          <FaqModal open={modals.faq.isOpen} onClose={modals.faq.close} />
+        </Suspense>
+      ) : null}
+      {modals.howToEarn.hasOpened ? (
+        <Suspense fallback={null}>
+          <HowToEarnModal open={modals.howToEarn.isOpen} onClose={modals.howToEarn.close} />
+        </Suspense>
+      ) : null}
+      {modals.maker.hasOpened ? (
+        <Suspense fallback={null}>
+          <MakerModal open={modals.maker.isOpen} onClose={modals.maker.close} handle={account.handle} />
+        </Suspense>
+      ) : null}
+      {modals.video.hasOpened && video ? (
+        <Suspense fallback={null}>
+          <VideoOverlay open={modals.video.isOpen} onClose={modals.video.close} video={video} />
         </Suspense>
       ) : null}
     </div>

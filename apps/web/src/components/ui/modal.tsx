@@ -12,6 +12,8 @@ export type ModalProps = {
   closeOnBackdrop?: boolean;
   /** Tailwind max-width class of the panel. */
   widthClass?: string;
+  /** The torn-paper card frame around the panel: decoration only, hidden from assistive technology. */
+  tornPaper?: boolean;
 };
 
 /**
@@ -30,6 +32,7 @@ function ModalFrame({
   children,
   closeOnBackdrop = false,
   widthClass = 'max-w-lg',
+  tornPaper = false,
   phase,
 }: ModalProps & { phase: Exclude<ModalPhase, 'closed'> }) {
   const visible = phase === 'open';
@@ -53,8 +56,13 @@ function ModalFrame({
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        className={`relative flex max-h-full w-full ${widthClass} flex-col rounded-2xl border border-mana/30 bg-night shadow-2xl shadow-mana/20 outline-none transition-transform duration-300 motion-reduce:transition-none ${visible ? 'scale-100' : 'scale-95'}`}
+        className={`relative flex max-h-full w-full ${widthClass} flex-col rounded-2xl border border-mana/30 ${tornPaper ? '' : 'bg-night'} shadow-2xl shadow-mana/20 outline-none transition-transform duration-300 motion-reduce:transition-none ${visible ? 'scale-100' : 'scale-95'}`}
       >
+        {tornPaper ? <TornPaperFrame /> : null}
+        {/* Over the paper, under the content: the panel's own background when the paper frames it. */}
+        {tornPaper ? (
+          <div aria-hidden="true" className="absolute inset-0 -z-[5] rounded-2xl bg-night" />
+        ) : null}
         <div className="flex items-start justify-between gap-4 border-b border-white/10 px-6 py-4">
           <h2 id={titleId} className="text-xl font-bold tracking-tight text-white">
             {title}
@@ -80,6 +88,23 @@ function ModalFrame({
         {/* On short screens the body scrolls, so the title and Close stay reachable. */}
         <div className="min-h-0 overflow-y-auto px-6 py-5">{children}</div>
       </div>
+    </div>
+  );
+}
+
+/** Torn paper peeking out around the panel (SPEC §2: "purely decorative"). */
+function TornPaperFrame() {
+  return (
+    <div
+      aria-hidden="true"
+      data-testid="torn-paper-frame"
+      className="pointer-events-none absolute -inset-2.5 -z-10 sm:-inset-3.5"
+    >
+      <img
+        src="/brand/torn-paper.svg"
+        alt=""
+        className="h-full w-full -rotate-1 opacity-90 drop-shadow-[0_10px_30px_rgba(0,0,0,0.6)]"
+      />
     </div>
   );
 }

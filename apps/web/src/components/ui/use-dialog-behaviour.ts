@@ -12,7 +12,11 @@ const focusableSelector = [
 
 function focusables(container: HTMLElement): HTMLElement[] {
   return Array.from(container.querySelectorAll<HTMLElement>(focusableSelector)).filter(
-    (el) => !el.hasAttribute('inert') && el.getAttribute('aria-hidden') !== 'true',
+    (el) =>
+      !el.hasAttribute('inert') &&
+      el.getAttribute('aria-hidden') !== 'true' &&
+      // Items a breakpoint hides (display: none) take no focus, so they cannot be the trap's first or last.
+      (typeof el.checkVisibility !== 'function' || el.checkVisibility()),
   );
 }
 

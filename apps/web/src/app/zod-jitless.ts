@@ -1,0 +1,6 @@
+import { config } from 'zod';
+
+// Imported first by main.tsx, before any contract schema is built: zod's JIT probes `new Function` when an
+// object schema is created, which our Content-Security-Policy (script-src 'self', no 'unsafe-eval') refuses and
+// reports as a violation. Jitless parsing needs no eval.
+config({ jitless: true });

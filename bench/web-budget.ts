@@ -1,0 +1,97 @@
+// The web app's page budget (issue 8): initial JavaScript against a bare Vite + React + React Router + TanStack
+// Query app built with the same versions, and the four Lighthouse scores (mobile) of the built app served by
+// the real server, driving the system Chromium.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromiumPath } from '../e2e/support/chromium';
+import { startServer } from '../e2e/support/server';
+import { buildBareApp, initialJsGzipBytes } from './lib/bare-app';
+import { repoRoot } from './lib/spawn-server';
+import { fmt } from './lib/stats';
+
+const GOAL_RATIO = 1.3;
+const CEILING_RATIO = 1.5;
+const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const chromeFlags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** Initial-JS gzip bytes of apps/web/dist (built by `npm run bench`) over the bare app's. */
+export async function bundleRatio(): Promise<{ web: number; bare: number; ratio: number }> {
+  const webDist = path.join(repoRoot, 'apps/web/dist');
+  const bareDist = await buildBareApp();
+  try {
+    const web = await initialJsGzipBytes(webDist);
+    const bare = await initialJsGzipBytes(bareDist);
+    return { web: web.bytes, bare: bare.bytes, ratio: web.bytes / bare.bytes };
+  } finally {
+    await fs.rm(bareDist, { recursive: true, force: true });
+  }
+}
+
+type Scores = Record<(typeof categories)[number], number> & { failing: string[] };
+
+/** Lighthouse (default config: mobile, simulated throttling) on `url`; scores 0–100 and the audits below 1. */
+export async function lighthouseScores(url: string): Promise<Scores> {
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      logLevel: 'error',
+      output: 'json',
+      onlyCategories: [...categories],
+    });
+    if (!result) throw new Error('Lighthouse returned no result');
+    const { lhr } = result;
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const failing = Object.values(lhr.audits)
+      .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative')
+      .filter((audit) => audit.scoreDisplayMode !== 'notApplicable' && audit.scoreDisplayMode !== 'manual')
+      .map((audit) => `${audit.id} (${audit.score})`);
+    return {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      'best-practices': score('best-practices'),
+      seo: score('seo'),
+      failing,
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+/** `npm run bench -- web-budget`: prints the bundle ratio and the four Lighthouse scores. */
+export async function webBudget(): Promise<void> {
+  const bundle = await bundleRatio();
+  const verdict =
+    bundle.ratio <= GOAL_RATIO
+      ? 'within the goal'
+      : bundle.ratio <= CEILING_RATIO
+        ? 'over the goal'
+        : 'OVER THE CEILING';
+  console.log(
+    `web initial JS (gzip): ${fmt(bundle.web / 1024)} KiB vs bare app ${fmt(bundle.bare / 1024)} KiB = ` +
+      `${fmt(bundle.ratio)}× (goal ≤${GOAL_RATIO}×, ceiling ${CEILING_RATIO}×: ${verdict})`,
+  );
+  const server = await startServer({ LOG_LEVEL: 'warn' });
+  try {
+    const scores = await lighthouseScores(`${server.origin}/`);
+    console.log(
+      `Lighthouse (mobile) on /: performance ${scores.performance}, accessibility ${scores.accessibility}, ` +
+        `best practices ${scores['best-practices']}, SEO ${scores.seo}` +
+        (scores.failing.length > 0 ? `; below 1: ${scores.failing.join(', ')}` : ''),
+    );
+  } finally {
+    await server.stop();
+  }
+}

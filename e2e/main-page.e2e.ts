@@ -1,0 +1,457 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from './support/chromium';
+import { watchPageErrors } from './support/page-errors';
+import { startServer, type RunningServer } from './support/server';
+
+const widths = [375, 768, 1280, 1600] as const;
+const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
+const CLOSE_MS = 350;
+
+type Opened = { page: Page; errors: string[] };
+
+describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const pages: Opened[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    await fs.mkdir(screenshots, { recursive: true });
+  });
+  afterAll(async () => {
+    for (const { page } of pages) await page.context().close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function open(width: number, route = '/'): Promise<Opened> {
+    // A context per page: axe needs one (and pages share nothing).
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
+    await page.getByText('© 2025 Manaboard DAO').waitFor();
+    const opened = { page, errors };
+    pages.push(opened);
+    return opened;
+  }
+
+  /** Waits out the fades and slides (a loaded machine can stretch a 300 ms transition) before a screenshot. */
+  const settled = async (page: Page) => {
+    await page.waitForTimeout(CLOSE_MS);
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== 'running'),
+    );
+  };
+  const bar = (page: Page) => page.getByRole('banner');
+  const inlineNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+  const menuButton = (page: Page) => page.getByRole('button', { name: 'Menu', exact: true });
+  const menu = (page: Page) => page.getByRole('dialog', { name: 'Menu' });
+  const visible = (locator: Locator) => locator.isVisible();
+  const bodyOverflow = (page: Page) => page.evaluate(() => document.body.style.overflow);
+  const focusedName = (page: Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el ? (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() : '';
+    });
+
+  it('shows the right links and buttons on each side of 1330, 1280 and 840 px', async () => {
+    const { page, errors } = await open(1600);
+    const expectations: Array<[number, { inline: boolean; buttons: boolean; video: boolean }]> = [
+      [1600, { inline: true, buttons: true, video: true }],
+      [1330, { inline: true, buttons: true, video: true }],
+      [1329, { inline: false, buttons: true, video: true }],
+      [1280, { inline: false, buttons: true, video: true }],
+      [1279, { inline: false, buttons: true, video: false }],
+      [841, { inline: false, buttons: true, video: false }],
+      [840, { inline: false, buttons: false, video: false }],
+      [768, { inline: false, buttons: false, video: false }],
+      [375, { inline: false, buttons: false, video: false }],
+    ];
+    for (const [width, expected] of expectations) {
+      await page.setViewportSize({ width, height: 900 });
+      const facts = {
+        inline: await visible(inlineNav(page)),
+        menuButton: await visible(menuButton(page)),
+        buttons: await visible(bar(page).getByRole('link', { name: /Community Site/ })),
+        pitchdeck: await visible(bar(page).getByRole('link', { name: /Pitchdeck/ })),
+        video: await visible(page.getByTestId('video-slot')),
+        logo: await visible(page.getByTestId('logo')),
+        account: await visible(bar(page).getByRole('button', { name: 'Link account' })),
+      };
+      expect({ width, ...facts }).toEqual({
+        width,
+        inline: expected.inline,
+        menuButton: !expected.inline,
+        buttons: expected.buttons,
+        pitchdeck: expected.buttons,
+        video: expected.video,
+        logo: true,
+        account: true,
+      });
+      if (expected.inline) {
+        // From 1330 px every link sits in the bar; Video stays hidden because the video is on the page.
+        for (const name of ['How to Participate', 'FAQ', 'Updates', 'Maker Tool'])
+          expect(await visible(inlineNav(page).getByRole('button', { name }))).toBe(true);
+        expect(await visible(inlineNav(page).getByRole('link', { name: /Shareable Content/ }))).toBe(true);
+        expect(await visible(inlineNav(page).getByRole('button', { name: 'Video' }))).toBe(false);
+      } else {
+        await menuButton(page).click();
+        await menu(page).waitFor();
+        expect(await visible(menu(page).getByRole('button', { name: 'Video' }))).toBe(!expected.video);
+        // The bar's two buttons move into the menu where the bar hides them.
+        expect(await visible(menu(page).getByRole('link', { name: /Community Site/ }))).toBe(
+          !expected.buttons,
+        );
+        await page.keyboard.press('Escape');
+        await menu(page).waitFor({ state: 'detached' });
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('splits video and card 72/28 from 1280 px; narrower, the card alone at most md wide', async () => {
+    const { page } = await open(1280);
+    for (const width of [1280, 1600]) {
+      await page.setViewportSize({ width, height: 900 });
+      const video = await page.getByTestId('video-slot').boundingBox();
+      const card = await page
+        .getByTestId('video-slot')
+        .locator('xpath=following-sibling::div[1]')
+        .boundingBox();
+      expect(video && card).toBeTruthy();
+      const share = video!.width / (video!.width + card!.width);
+      expect(share).toBeGreaterThan(0.7);
+      expect(share).toBeLessThan(0.74);
+      expect(card!.y).toBeCloseTo(video!.y, 0);
+    }
+    for (const width of [1279, 768, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      const card = await page
+        .getByTestId('video-slot')
+        .locator('xpath=following-sibling::div[1]')
+        .boundingBox();
+      expect(card!.width).toBeLessThanOrEqual(448);
+    }
+  });
+
+  it('plays the video only on demand, from youtube-nocookie.com, inline and in the overlay', async () => {
+    const { page, errors } = await open(1280);
+    const thirdParty: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(server.origin)) thirdParty.push(request.url());
+    });
+    // Offline here: the player host answers with a stand-in page, so no test depends on the network.
+    await page.route('https://www.youtube-nocookie.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>player</title>' }),
+    );
+    await page.reload({ waitUntil: 'networkidle' });
+    expect(await page.locator('iframe').count()).toBe(0);
+    await page.screenshot({ path: path.join(screenshots, 'video-1280.png') });
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await page.screenshot({ path: path.join(screenshots, 'video-1600.png') });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: /Play video/ }).click();
+    const frame = page.getByTestId('video-slot').locator('iframe');
+    expect(await frame.getAttribute('src')).toMatch(
+      /^https:\/\/www\.youtube-nocookie\.com\/embed\/aqz-KE-bpKQ\?/,
+    );
+    await page.waitForLoadState('networkidle');
+    expect(thirdParty.every((url) => url.startsWith('https://www.youtube-nocookie.com/'))).toBe(true);
+
+    for (const width of [375, 768]) {
+      await page.setViewportSize({ width, height: 900 });
+      await menuButton(page).click();
+      await menu(page).getByRole('button', { name: 'Video' }).click();
+      const overlay = page.getByRole('dialog', { name: 'Video' });
+      await overlay.getByRole('button', { name: /Play video/ }).waitFor();
+      expect(await overlay.locator('iframe').count()).toBe(0);
+      expect(await bodyOverflow(page)).toBe('hidden');
+      await settled(page);
+      await page.screenshot({ path: path.join(screenshots, `video-${width}.png`) });
+      await overlay.getByRole('button', { name: /Play video/ }).click();
+      expect(await overlay.locator('iframe').getAttribute('src')).toContain(
+        'https://www.youtube-nocookie.com/embed/',
+      );
+      if (width === 375) await page.keyboard.press('Escape');
+      else await overlay.getByRole('button', { name: 'Close' }).click();
+      await overlay.waitFor({ state: 'detached' });
+      expect(await focusedName(page)).toBe('Menu');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('menu: a full-screen slide-in with a focus trap, Esc, a close button, and it closes on navigation', async () => {
+    for (const width of [375, 768, 1280]) {
+      const { page, errors } = await open(width);
+      await page.screenshot({ path: path.join(screenshots, `main-${width}.png`), fullPage: false });
+      await menuButton(page).click();
+      const dialog = menu(page);
+      await dialog.waitFor();
+      await settled(page);
+      const box = await dialog.boundingBox();
+      // Full screen: the whole viewport but the scrollbar gutter the page keeps (html { scrollbar-gutter }).
+      expect(box).toMatchObject({ x: 0, y: 0, height: 900 });
+      expect(box!.width).toBeGreaterThanOrEqual(width - 16);
+      expect(await bodyOverflow(page)).toBe('hidden');
+      await page.screenshot({ path: path.join(screenshots, `menu-${width}.png`) });
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('Tab');
+        expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      }
+      await dialog.getByRole('button', { name: 'Close menu' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await focusedName(page)).toBe('Menu');
+      await menuButton(page).click();
+      await dialog.getByRole('button', { name: 'How to Participate' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const modal = page.getByRole('dialog', { name: 'How to earn Mana' });
+      await modal.getByText('Step 1').waitFor();
+      await page.keyboard.press('Escape');
+      await modal.waitFor({ state: 'detached' });
+      expect(await focusedName(page)).toBe('Menu');
+      expect(errors).toEqual([]);
+    }
+    const { page } = await open(1600);
+    await page.screenshot({ path: path.join(screenshots, 'main-1600.png') });
+  });
+
+  async function pagedModal(
+    page: Page,
+    opener: () => Promise<void>,
+    title: string,
+    pageTitles: string[],
+    shot: string,
+  ): Promise<void> {
+    await opener();
+    const dialog = page.getByRole('dialog', { name: title });
+    await dialog.getByText('Step 1').waitFor();
+    expect(await bodyOverflow(page)).toBe('hidden');
+    expect(await page.getByTestId('torn-paper-frame').getAttribute('aria-hidden')).toBe('true');
+    await settled(page);
+    await page.screenshot({ path: shot });
+    const heading = dialog.getByRole('heading', { level: 3 });
+    const dots = dialog.getByRole('group').getByRole('button');
+    expect(await dots.count()).toBe(pageTitles.length);
+    for (let index = 0; index < pageTitles.length; index++) {
+      expect(await heading.textContent()).toBe(pageTitles[index]);
+      expect(await dialog.getByText(`Step ${index + 1}`, { exact: true }).count()).toBe(1);
+      if (index < pageTitles.length - 1) await dialog.getByRole('button', { name: 'Next page' }).click();
+    }
+    expect(await dialog.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).toBe(
+      'true',
+    );
+    expect(await heading.textContent()).toBe(pageTitles.at(-1));
+    await dialog.getByRole('button', { name: 'Previous page' }).click();
+    expect(await heading.textContent()).toBe(pageTitles.at(-2));
+    await dots.nth(0).click();
+    expect(await heading.textContent()).toBe(pageTitles[0]);
+    await dots.nth(pageTitles.length - 1).click();
+    expect(await dots.nth(pageTitles.length - 1).getAttribute('aria-current')).toBe('step');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await bodyOverflow(page)).not.toBe('hidden');
+    await opener();
+    await dialog.getByText('Step 1').waitFor();
+    expect(await heading.textContent()).toBe(pageTitles[0]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
+  const howToEarnTitles = [
+    'What is the programme',
+    'Getting Started',
+    'Earning Mana',
+    'Interaction Rewards',
+    'Rules',
+  ];
+  const faqTitles = ['The staking protocol game', 'The swap platform', 'The mystic machines'];
+
+  it.each(widths)('How to earn Mana, FAQ and the maker at %i px', async (width) => {
+    const { page, errors } = await open(width);
+    const viaBar = async (name: string) => {
+      if (width >= 1330) await inlineNav(page).getByRole('button', { name }).click();
+      else {
+        await menuButton(page).click();
+        await menu(page).getByRole('button', { name }).click();
+      }
+    };
+    await pagedModal(
+      page,
+      () => viaBar('How to Participate'),
+      'How to earn Mana',
+      howToEarnTitles,
+      path.join(screenshots, `how-to-earn-${width}.png`),
+    );
+    // Focus goes back to the control that opened it (the menu button below 1330 px).
+    expect(await focusedName(page)).toBe(width >= 1330 ? 'How to Participate' : 'Menu');
+    await pagedModal(page, () => viaBar('FAQ'), 'FAQ', faqTitles, path.join(screenshots, `faq-${width}.png`));
+
+    await viaBar('Maker Tool');
+    const maker = page.getByRole('dialog', { name: 'Maker tool' });
+    const frame = page.frameLocator('iframe[title="Maker tool"]');
+    await frame.getByRole('button', { name: 'Download PNG' }).waitFor();
+    await maker.getByText('Loading Maker tool...').waitFor({ state: 'detached' });
+    const post = await frame.getByRole('link', { name: 'Post it' }).getAttribute('href');
+    expect(decodeURIComponent(post ?? '')).toContain('#ManaBoard #EarnMana');
+    await settled(page);
+    await page.screenshot({ path: path.join(screenshots, `maker-${width}.png`) });
+    await page.keyboard.press('Escape');
+    await maker.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+
+  it('the built-in maker downloads the card as a PNG and prefills the post', async () => {
+    const { page, errors } = await open(1280);
+    await page.evaluate(() => (window as unknown as Record<string, () => void>).openMakerModal!());
+    const frame = page.frameLocator('iframe[title="Maker tool"]');
+    await frame.getByLabel('Handle').fill('vale_hawk');
+    await frame.getByLabel('Mana', { exact: true }).fill('8453');
+    const download = page.waitForEvent('download');
+    await frame.getByRole('button', { name: 'Download PNG' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('manaboard-mana-card.png');
+    const bytes = await fs.readFile((await file.path())!);
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    const post = decodeURIComponent(
+      (await frame.getByRole('link', { name: 'Post it' }).getAttribute('href')) ?? '',
+    );
+    expect(post).toMatch(
+      /^https:\/\/x\.com\/intent\/post\?text=I've earned 8,453 Mana on Manaboard! #ManaBoard #EarnMana$/,
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('opens every modal through its window opener', async () => {
+    const { page, errors } = await open(1600);
+    const openers = [
+      ['openUpdatesModal', "What's New"],
+      ['openFAQModal', 'FAQ'],
+      ['openHowToEarnManaModal', 'How to earn Mana'],
+      ['openMakerModal', 'Maker tool'],
+    ] as const;
+    for (const [opener, title] of openers) {
+      await page.evaluate((name) => (window as unknown as Record<string, () => void>)[name]!(), opener);
+      const dialog = page.getByRole('dialog', { name: title });
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('footer: the social link, the support e-mail, the chat link and the 2025 copyright', async () => {
+    const { page } = await open(375);
+    const footer = page.getByRole('contentinfo');
+    expect(await footer.getByRole('link', { name: /Follow us/ }).getAttribute('href')).toBe(
+      'https://x.com/ManaboardHQ',
+    );
+    expect(await footer.getByRole('link', { name: 'support@manaboard.example' }).getAttribute('href')).toBe(
+      'mailto:support@manaboard.example',
+    );
+    expect(await footer.getByRole('link', { name: /Join the chat/ }).getAttribute('href')).toBe(
+      'https://chat.manaboard.example',
+    );
+    expect(await footer.textContent()).toContain('© 2025 Manaboard DAO');
+  });
+
+  it('can be walked with the keyboard alone', async () => {
+    const { page, errors } = await open(1600);
+    await page.locator('body').focus();
+    const seen: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(await focusedName(page));
+    }
+    const expectedOrder = [
+      'Skip to content',
+      'Manaboard: play a surprise sound',
+      'How to Participate',
+      'FAQ',
+      'Updates',
+      'Shareable Content (opens in a new tab)',
+      'Maker Tool',
+      'Community Site (opens in a new tab)',
+      'Pitchdeck (opens in a new tab)',
+      'Link account',
+    ];
+    expect(seen.slice(0, expectedOrder.length).filter((name) => name !== 'Demo: simulated X')).toEqual(
+      expectedOrder,
+    );
+    expect(seen.some((name) => name.startsWith('Play video'))).toBe(true);
+
+    // Skip link, then every modal opens with Enter and gives focus back on Esc.
+    await page.reload({ waitUntil: 'networkidle' });
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    for (const [name, title] of [
+      ['How to Participate', 'How to earn Mana'],
+      ['FAQ', 'FAQ'],
+      ['Updates', "What's New"],
+      ['Maker Tool', 'Maker tool'],
+    ] as const) {
+      await inlineNav(page).getByRole('button', { name }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: title });
+      await dialog.waitFor();
+      expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      if (title !== "What's New" && title !== 'Maker tool') {
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Enter'); // a page dot or an arrow, by keyboard
+        expect(await dialog.getByText(/^Step \d$/).count()).toBe(1);
+      }
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await focusedName(page)).toBe(name);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('has no serious or critical axe findings on the page, the menu and each modal', async () => {
+    const findings: string[] = [];
+    // The page once, then each dialog on its own (its backdrop hides the page, which was scanned already).
+    const scan = async (page: Page, where: string, dialog?: string) => {
+      const builder = new AxeBuilder({ page });
+      const result = await (dialog ? builder.include(dialog) : builder).analyze();
+      for (const violation of result.violations) {
+        if (violation.impact === 'serious' || violation.impact === 'critical')
+          findings.push(
+            `${where}: ${violation.id} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+          );
+      }
+    };
+    for (const width of [375, 1600]) {
+      const { page } = await open(width);
+      await scan(page, `page ${width}`);
+      if (width < 1330) {
+        await menuButton(page).click();
+        await menu(page).waitFor();
+        await settled(page);
+        await scan(page, `menu ${width}`, '[role="dialog"]');
+        await page.keyboard.press('Escape');
+      }
+      for (const [opener, title] of [
+        ['openFAQModal', 'FAQ'],
+        ['openHowToEarnManaModal', 'How to earn Mana'],
+        ['openMakerModal', 'Maker tool'],
+        ['openUpdatesModal', "What's New"],
+      ] as const) {
+        await page.evaluate((name) => (window as unknown as Record<string, () => void>)[name]!(), opener);
+        const dialog = page.getByRole('dialog', { name: title });
+        await dialog.waitFor();
+        await settled(page);
+        await scan(page, `${title} ${width}`, '[role="dialog"]');
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+      }
+    }
+    expect(findings).toEqual([]);
+  }, 180_000);
+});
