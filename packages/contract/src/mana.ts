@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { postWeightsSchema } from './programme';
 
 const wholeNumber = (name: string, min: number, max: number) =>
   z.coerce
@@ -143,11 +144,16 @@ const interactionLineSchema = z.object({
   type: z.literal('interaction'),
   postId: z.string(),
   kind: z.enum(['like', 'reply', 'repost']),
-  status: z.enum(['pending', 'credited']),
-  /** Counted once credited; a pending line shows the reward it may earn. */
+  /** Void: the interaction was gone at its re-check (or the post was deleted); it earns nothing. */
+  status: z.enum(['pending', 'credited', 'void']),
+  /** Counted once credited; a pending line shows the reward it may earn; a void line is 0. */
   mana: z.number().int(),
   reward: z.number().int(),
+  /** When it was seen (pending) or settled (credited, void). */
   at: z.iso.datetime({ offset: true }),
+  /** Its due dates: re-checked no earlier than `checkAfter`, settled by `settleBy`. */
+  checkAfter: z.iso.datetime({ offset: true }),
+  settleBy: z.iso.datetime({ offset: true }),
 });
 
 /**
@@ -161,6 +167,8 @@ export const breakdownResponseSchema = z.object({
     authorName: z.string(),
     period: z.string(),
     totalMana: z.number().int(),
+    /** The programme's post weights the post lines were scored with (Mana = multiplier × Σ weight × count). */
+    weights: postWeightsSchema,
     lines: z.array(z.discriminatedUnion('type', [postLineSchema, referralLineSchema, interactionLineSchema])),
   }),
 });

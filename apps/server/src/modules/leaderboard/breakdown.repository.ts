@@ -32,13 +32,17 @@ export async function postLines(db: Db, authorId: string, since: Date | null, un
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
-/** A member's interaction lines still waiting for their re-check. */
-export async function pendingInteractions(db: Db, memberId: string) {
+/**
+ * Every interaction line of a member (pending, credited or void) with its due dates: re-checked no earlier than
+ * `check_after`, settled by `settle_by`; `settled_at` is when it was credited or voided.
+ */
+export async function interactionHistory(db: Db, memberId: string) {
   return db
     .selectFrom('interactions')
-    .select(['post_id', 'kind', 'reward', 'detected_at'])
+    .select(['post_id', 'kind', 'status', 'reward', 'detected_at', 'check_after', 'settle_by', 'settled_at'])
     .where('member_id', '=', memberId)
-    .where('status', '=', 'pending')
     .orderBy('detected_at')
+    .orderBy('post_id')
+    .orderBy('kind')
     .execute();
 }

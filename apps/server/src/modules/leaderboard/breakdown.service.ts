@@ -1,9 +1,9 @@
 import type { BreakdownLine, BreakdownResponse } from '@manaboard/contract';
 import { NotFoundError } from '../../errors';
 import { findAccountByBrowser } from '../linking/accounts.repository';
-import { interactionLines } from '../mana/interactions.repository';
 import { referralLines } from '../mana/member-facts.repository';
 import { isoWeekStart, weekKey } from '../mana/scoring';
+import { activeRules } from '../programme/programme.service';
 import * as repo from './breakdown.repository';
 import type { LeaderboardDeps } from './leaderboard.service';
 
@@ -13,7 +13,7 @@ const WEEK_MS = 7 * 86_400_000;
  * The ledger lines behind an author's total in a period: one per tracked post (0 when over the daily limit or
  * gone), the referrals (named only to the member themself, identified by the browser hash; others get one line
  * with the count) and the interactions (credited ones count in the week they settled; pending ones show their
- * reward). The lines sum to the leaderboard's figure once the worker's totals run has caught up.
+ * reward, void ones 0, each with its due dates). The lines sum to the leaderboard's figure once the worker's totals run has caught up.
  */
 export async function breakdownOf(
   deps: LeaderboardDeps,
@@ -30,11 +30,11 @@ export async function breakdownOf(
     : undefined;
   const own = viewer?.x_user_id === author.id;
 
-  const [posts, referrals, credited, pending] = await Promise.all([
+  const [posts, referrals, interactions, { rules }] = await Promise.all([
     repo.postLines(deps.db, author.id, since, until),
     referralLines(deps.db, [author.id]),
-    interactionLines(deps.db, [author.id]),
-    repo.pendingInteractions(deps.db, author.id),
+    repo.interactionHistory(deps.db, author.id),
+    activeRules(deps.db),
   ]);
   const lines: BreakdownLine[] = posts.map((p) => ({
     type: 'post',
@@ -66,26 +66,20 @@ export async function breakdownOf(
     const mana = periodReferrals.reduce((sum, r) => sum + r.mana, 0);
     lines.push({ type: 'referral', refereeHandle: null, count: periodReferrals.length, mana, at: null });
   }
-  for (const i of credited.filter((line) => inPeriod(line.at))) {
-    lines.push({
-      type: 'interaction',
-      postId: i.postId,
-      kind: i.kind,
-      status: 'credited',
-      mana: i.mana,
-      reward: i.mana,
-      at: i.at.toISOString(),
-    });
-  }
-  for (const i of pending) {
+  for (const i of interactions) {
+    // Settled lines belong to the week they settled in; pending ones show until they settle.
+    const at = i.status === 'pending' ? i.detected_at : (i.settled_at ?? i.detected_at);
+    if (i.status !== 'pending' && !inPeriod(at)) continue;
     lines.push({
       type: 'interaction',
       postId: i.post_id,
       kind: i.kind,
-      status: 'pending',
-      mana: 0,
+      status: i.status,
+      mana: i.status === 'credited' ? i.reward : 0,
       reward: i.reward,
-      at: i.detected_at.toISOString(),
+      at: at.toISOString(),
+      checkAfter: i.check_after.toISOString(),
+      settleBy: i.settle_by.toISOString(),
     });
   }
   return {
@@ -95,6 +89,7 @@ export async function breakdownOf(
       authorName: author.handle,
       period: input.weekly ? weekKey(now) : 'all',
       totalMana: lines.reduce((sum, line) => sum + line.mana, 0),
+      weights: rules.weights,
       lines,
     },
   };

@@ -12,8 +12,10 @@ import { referralKeys } from '../../referrals/api/referral-keys';
 import { useApplyReferralFlow } from '../../referrals/hooks/use-apply-referral-flow';
 import { clearPendingReferrer } from '../../referrals/pending-referrer';
 import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard';
+import { useBreakdownDialog } from '../../breakdown/components/use-breakdown-dialog';
 import { CardFrame } from './card-frame';
 import { CardMessages } from './card-messages';
+import { CardStats } from './card-stats';
 import { GetReferredForm } from './get-referred-form';
 import { ReferralLinkPanel } from './referral-link-panel';
 
@@ -21,7 +23,7 @@ type LinkedCardProps = { handle: string; avatarUrl: string | null };
 
 /**
  * The card of a linked member (SPEC §2): avatar and handle with Unlink, the copyable referral link and Get
- * Referred. Its hover stats arrive with the leaderboard issue.
+ * Referred, and its stats on hover, focus or tap, whose total opens the Mana breakdown.
  */
 export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
   const client = useQueryClient();
@@ -35,6 +37,7 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
   }, [client, handle]);
   const apply = useApplyReferralFlow(refresh);
   const applyMessageId = useId();
+  const breakdown = useBreakdownDialog();
   const applyError = apply.phase === 'error' && apply.message !== null;
 
   return (
@@ -62,9 +65,7 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
         <p className="text-xs leading-relaxed text-violet-100/85">
           Triple Mana is on. Share your link: you earn {REFERRAL_REWARD_MANA} Mana for every friend who links.
         </p>
-        <div className="flex min-h-0 flex-1 items-center justify-center">
-          <img src="/art/mana-crystals.svg" alt="" className="max-h-full w-2/5 object-contain opacity-90" />
-        </div>
+        <CardStats handle={handle} onOpenBreakdown={breakdown.open} />
         <ReferralLinkPanel
           link={link.data}
           loading={link.isPending}
@@ -94,6 +95,7 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
           unlinkError={unlink.isError ? userMessageFor(unlink.error) : null}
         />
       </div>
+      {breakdown.dialog}
     </CardFrame>
   );
 }

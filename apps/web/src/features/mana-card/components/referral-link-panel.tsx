@@ -24,9 +24,10 @@ export function ReferralLinkPanel({ link, loading, copied, onCopy }: ReferralLin
         <button
           type="button"
           onClick={() => onCopy(link.url)}
-          aria-label={`Copy your referral link ${shownUrl(link.url)}`}
           className="flex w-full items-center gap-2 rounded-xl border border-mana/50 bg-black/45 px-3 py-2 text-left hover:border-mana-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
         >
+          {/* Named by its visible text (the link, then Copy), after a hidden lead-in that says what it does. */}
+          <span className="sr-only">Copy your referral link </span>
           <code className="min-w-0 flex-1 truncate text-xs text-violet-100">{shownUrl(link.url)}</code>
           <span
             className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-bold ${copied ? 'bg-emerald-500/25 text-emerald-300' : 'bg-mana/30 text-white'}`}

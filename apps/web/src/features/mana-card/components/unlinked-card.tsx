@@ -36,7 +36,7 @@ export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferra
         </span>
         <span
           aria-hidden="true"
-          className="rounded-full bg-mana px-5 py-2 text-sm font-bold text-white shadow-lg shadow-mana/40 group-hover:bg-mana-soft"
+          className="rounded-full bg-violet-700 px-5 py-2 text-sm font-bold text-white shadow-lg shadow-mana/40 group-hover:bg-violet-600"
         >
           {linking ? 'Linking…' : 'Link your account'}
         </span>

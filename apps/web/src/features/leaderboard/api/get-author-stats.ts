@@ -1,0 +1,31 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { normaliseHandle, type ManaAuthor } from '@manaboard/contract';
+import { OWN_STATS_SEARCH_LIMIT } from '../../../config/constants';
+import { getAuthors } from './get-authors';
+import { leaderboardKeys } from './leaderboard-keys';
+
+/**
+ * A member's own row (SPEC §7): `GET /api/mana?search={handle without @}&limit=10`, the first author. The
+ * server lists an exact handle first; a first author with another handle means the member has no row yet.
+ */
+export async function getAuthorStats(
+  handle: string,
+  weekly: boolean,
+  signal?: AbortSignal,
+): Promise<ManaAuthor | null> {
+  const bare = normaliseHandle(handle);
+  const page = await getAuthors({ search: bare, weekly, limit: OWN_STATS_SEARCH_LIMIT, offset: 0 }, signal);
+  const first = page.authors[0];
+  return first && first.authorName.toLowerCase() === bare.toLowerCase() ? first : null;
+}
+
+export const authorStatsQueryOptions = (handle: string, weekly: boolean) =>
+  queryOptions({
+    queryKey: leaderboardKeys.author(handle, weekly),
+    queryFn: ({ signal }) => getAuthorStats(handle, weekly, signal),
+  });
+
+/** A member's row in a period, or null when they have none; off until `enabled`. */
+export function useAuthorStats(handle: string | null, weekly: boolean, enabled = true) {
+  return useQuery({ ...authorStatsQueryOptions(handle ?? '', weekly), enabled: enabled && Boolean(handle) });
+}
