@@ -6,3 +6,4 @@ export * from './public-config';
 export * from './referrals';
 export * from './programme';
 export * from './mana';
+export * from './branding';

@@ -6,22 +6,28 @@ import type { Config } from '../config/config';
 type SecurityConfig = Pick<
   Config,
   'videoFrameOrigins' | 'makerFrameOrigins' | 'imageOrigins' | 'corsOrigins' | 'publicOrigin'
->;
+> & { x: Pick<Config['x'], 'mode'> };
+
+/** X's embed (the Posts grid with real X): its script and the post frames it draws (images load inside them). */
+const X_EMBED_ORIGINS = ['https://platform.twitter.com', 'https://syndication.twitter.com'];
 
 /**
  * The Content-Security-Policy written for this app: scripts and styles only from our own origin (the Vite
  * build has no inline script), frames only from the configured video and maker origins, nothing from CDNs.
+ * With real X, X's embed script and frames are allowed too (SPEC §7, embedded content); the simulation shows
+ * native post cards and allows nothing of X's.
  */
 export function contentSecurityPolicy(config: SecurityConfig): Record<string, string[]> {
+  const xEmbed = config.x.mode === 'real' ? X_EMBED_ORIGINS : [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", ...xEmbed],
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:', ...config.imageOrigins],
     'font-src': ["'self'"],
     'connect-src': ["'self'"],
     'media-src': ["'self'"],
-    'frame-src': ["'self'", ...config.videoFrameOrigins, ...config.makerFrameOrigins],
+    'frame-src': ["'self'", ...config.videoFrameOrigins, ...config.makerFrameOrigins, ...xEmbed],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],

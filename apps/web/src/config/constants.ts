@@ -41,5 +41,22 @@ export const AUTH_POLL_NETWORK_RETRY_MS = 2000;
 export const MESSAGE_DISPLAY_MS = 5000;
 export const COPIED_FLAG_MS = 2000;
 export const APPLY_SUCCESS_REFRESH_MS = 1000;
-/** Rewards the card advertises (SPEC §9). */
-export const REFERRAL_REWARD_MANA = 50;
+/**
+ * The card's numbers until the programme rules arrive (SPEC §9 defaults; the rules file ships the same): the
+ * card shows the rules' own figures as soon as GET /api/programme answers.
+ */
+export const DEFAULT_REFERRAL_REWARD_MANA = 50;
+export const DEFAULT_LINKED_MULTIPLIER = 3;
+/** Leaderboard (SPEC §5, §7, §9): pages of 20, own stats searched with limit 10, search debounced 600 ms. */
+export const LEADERBOARD_PAGE_SIZE = 20;
+export const OWN_STATS_SEARCH_LIMIT = 10;
+export const SEARCH_DEBOUNCE_MS = 600;
+/** Post search results are filtered client-side and cut to 20. */
+export const POST_SEARCH_CUT = 20;
+/** X's embed script: polled every 100 ms up to 50 tries, then the embed's size every 200 ms for 15 s. */
+export const EMBED_SCRIPT_POLL_MS = 100;
+export const EMBED_SCRIPT_POLL_TRIES = 50;
+export const EMBED_SIZE_CHECK_MS = 200;
+export const EMBED_SIZE_CHECK_FOR_MS = 15_000;
+/** An embed counts as valid only from 100 px tall. */
+export const EMBED_MIN_HEIGHT_PX = 100;

@@ -78,15 +78,36 @@ describe('MainPage', () => {
     expect(earnMoreMana().textContent).toContain('50 Mana');
   });
 
-  it('names the card button briefly and reads its paragraph once, as the description', async () => {
+  it('advertises the programme rules the engine pays by, not fixed numbers', async () => {
+    const programme = {
+      version: 2,
+      keywords: ['manaboard'],
+      hashtags: [],
+      officialHandles: [],
+      weights: { like: 1, reply: 2, repost: 2, quote: 3 },
+      linkedMultiplier: 2,
+      dailyLimit: 5,
+      refreshWindowDays: 7,
+      referralReward: 75,
+      interactionRewards: { like: 1, reply: 3, repost: 2 },
+      settleAfterHours: 24,
+      settleByHours: 72,
+    };
+    serve({ 'GET /api/programme': new Response(JSON.stringify({ success: true, data: programme })) });
+    page('/');
+    await waitFor(() => expect(earnMoreMana().textContent).toContain('75 Mana for every friend'));
+    expect(earnMoreMana().textContent).toContain('double Mana on your posts');
+  });
+
+  it('names the card button by its visible words, read once (label in name)', async () => {
     serve();
     page('/');
-    const button = await screen.findByRole('button', {
-      name: 'Earn more Mana: link your social account',
-    });
-    const describedBy = button.getAttribute('aria-describedby') ?? '';
-    expect(describedBy.split(' ')).toHaveLength(1);
-    expect(document.getElementById(describedBy)?.textContent).toMatch(/^Link your social account to earn/);
+    const button = await screen.findByRole('button', { name: /^Earn more Mana/ });
+    expect(button.getAttribute('aria-label')).toBeNull();
+    expect(button.getAttribute('aria-describedby')).toBeNull();
+    expect(button.textContent).toMatch(
+      /^Earn more ManaLink your social account to earn triple Mana on your posts, plus \d+ Mana for every friend you refer\.Link your account$/,
+    );
   });
 
   it('starts linking from the card: redirectAfter is this origin + /auth/callback, then off to X', async () => {

@@ -24,7 +24,7 @@ export function AccountAvatar({ handle, avatarUrl, size }: AccountAvatarProps) {
     <span
       aria-hidden="true"
       data-testid="avatar-letter"
-      className={`${box} flex items-center justify-center bg-mana font-extrabold text-white ring-2 ring-gold/60`}
+      className={`${box} flex items-center justify-center bg-violet-700 font-extrabold text-white ring-2 ring-gold/60`}
     >
       {letter}
     </span>

@@ -19,7 +19,7 @@ export function HeaderAccount({ account, onLink, linking }: HeaderAccountProps) 
       type="button"
       onClick={onLink}
       disabled={linking}
-      className="whitespace-nowrap rounded-full bg-mana px-3 py-1.5 text-sm font-bold sm:px-4 text-white shadow-md shadow-mana/30 hover:bg-mana-soft disabled:cursor-wait disabled:opacity-70 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
+      className="whitespace-nowrap rounded-full bg-violet-700 px-3 py-1.5 text-sm font-bold sm:px-4 text-white shadow-md shadow-mana/30 hover:bg-violet-600 disabled:cursor-wait disabled:opacity-70 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
     >
       {linking ? 'Linking…' : 'Link account'}
     </button>

@@ -32,7 +32,7 @@ function AnnouncementsBody() {
         <button
           type="button"
           onClick={() => window.location.reload()}
-          className="rounded-full bg-mana px-5 py-2 font-semibold text-white hover:bg-mana-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
+          className="rounded-full bg-violet-700 px-5 py-2 font-semibold text-white hover:bg-violet-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
         >
           Retry
         </button>

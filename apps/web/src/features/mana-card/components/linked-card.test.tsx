@@ -34,7 +34,7 @@ describe('LinkedCard (SPEC §2 mana card, linked)', () => {
     await settle();
     expect(screen.getByText('@alice')).toBeTruthy();
     expect(screen.getByTestId('avatar-letter').textContent).toBe('A');
-    expect(screen.getByTestId('avatar-letter').className).toContain('bg-mana');
+    expect(screen.getByTestId('avatar-letter').className).toContain('bg-violet-700');
     first.unmount();
     const second = card('https://pbs.example/alice.png');
     await settle();

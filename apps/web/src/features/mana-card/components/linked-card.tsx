@@ -1,7 +1,6 @@
 import { displayHandle } from '@manaboard/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId } from 'react';
-import { REFERRAL_REWARD_MANA } from '../../../config/constants';
 import { userMessageFor } from '../../../lib/api-error';
 import { accountKeys } from '../../account/api/get-account';
 import { useUnlink } from '../../account/api/unlink';
@@ -11,6 +10,7 @@ import { referrerOf, useReferralStatus } from '../../referrals/api/get-referral-
 import { referralKeys } from '../../referrals/api/referral-keys';
 import { useApplyReferralFlow } from '../../referrals/hooks/use-apply-referral-flow';
 import { clearPendingReferrer } from '../../referrals/pending-referrer';
+import { useCardRewards } from '../hooks/use-card-rewards';
 import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard';
 import { useBreakdownDialog } from '../../breakdown/components/use-breakdown-dialog';
 import { CardFrame } from './card-frame';
@@ -31,6 +31,7 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
   const status = useReferralStatus(handle);
   const clipboard = useCopyToClipboard();
   const unlink = useUnlink(clearPendingReferrer);
+  const rewards = useCardRewards();
   const refresh = useCallback(() => {
     void client.invalidateQueries({ queryKey: accountKeys.all });
     void client.invalidateQueries({ queryKey: referralKeys.status(handle) });
@@ -63,7 +64,8 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
           </div>
         </div>
         <p className="text-xs leading-relaxed text-violet-100/85">
-          Triple Mana is on. Share your link: you earn {REFERRAL_REWARD_MANA} Mana for every friend who links.
+          <span className="capitalize">{rewards.multiplier}</span> Mana is on. Share your link: you earn{' '}
+          {rewards.referralReward} Mana for every friend who links.
         </p>
         <CardStats handle={handle} onOpenBreakdown={breakdown.open} />
         <ReferralLinkPanel

@@ -1,4 +1,4 @@
-import { REFERRAL_REWARD_MANA } from '../../../config/constants';
+import { useCardRewards } from '../hooks/use-card-rewards';
 import { CardFrame } from './card-frame';
 
 type UnlinkedCardProps = {
@@ -11,10 +11,11 @@ type UnlinkedCardProps = {
 /**
  * The card before linking (SPEC §2): EARN MORE MANA with the triple-Mana and referral message; the whole card
  * is one button that starts linking. A pending referrer shows as "Referred by {handle}", which cancels it.
- * The button's name is a short label: named from its content it would read the whole paragraph, and then the
- * paragraph again as its description. The paragraph stays the description, so it is read once.
+ * The button is named by its own visible content (title, message, call to action), read once: a shorter
+ * aria-label would hide the words a voice-control user sees and says (WCAG 2.5.3, label in name).
  */
 export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferral }: UnlinkedCardProps) {
+  const rewards = useCardRewards();
   return (
     <CardFrame label="Mana card" busy={linking}>
       {/* With a pending referrer, room is kept at the bottom for its pill (a sibling: buttons cannot nest). */}
@@ -22,22 +23,18 @@ export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferra
         type="button"
         onClick={onLink}
         disabled={linking}
-        aria-label="Earn more Mana: link your social account"
-        aria-describedby="earn-more-mana-text"
         className={`group flex h-full w-full flex-col items-center justify-center gap-4 rounded-3xl px-2 text-center transition hover:bg-white/5 disabled:cursor-wait focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-gold ${pendingReferrer ? 'pb-12' : ''}`}
       >
         <img src="/art/mana-crystals.svg" alt="" className="w-3/5 transition group-hover:scale-105" />
         <span className="text-[clamp(1.6rem,8vw,2.25rem)] font-black uppercase leading-none tracking-wide text-gold drop-shadow">
           Earn more Mana
         </span>
-        <span id="earn-more-mana-text" className="text-sm leading-relaxed text-violet-100/90 sm:text-base">
-          Link your social account to earn <strong className="text-white">triple Mana</strong> on your posts,
-          plus <strong className="text-white">{REFERRAL_REWARD_MANA} Mana</strong> for every friend you refer.
+        <span className="text-sm leading-relaxed text-violet-100/90 sm:text-base">
+          Link your social account to earn <strong className="text-white">{rewards.multiplier} Mana</strong>{' '}
+          on your posts, plus <strong className="text-white">{rewards.referralReward} Mana</strong> for every
+          friend you refer.
         </span>
-        <span
-          aria-hidden="true"
-          className="rounded-full bg-violet-700 px-5 py-2 text-sm font-bold text-white shadow-lg shadow-mana/40 group-hover:bg-violet-600"
-        >
+        <span className="rounded-full bg-violet-700 px-5 py-2 text-sm font-bold text-white shadow-lg shadow-mana/40 group-hover:bg-violet-600">
           {linking ? 'Linking…' : 'Link your account'}
         </span>
       </button>

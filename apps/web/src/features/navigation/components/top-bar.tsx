@@ -33,7 +33,7 @@ export function TopBar({ branding, actions, account, extra }: TopBarProps) {
     <header className="sticky top-0 z-40 border-b border-white/10 bg-ink/85 backdrop-blur">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-lg focus:bg-mana focus:px-4 focus:py-2 focus:font-semibold focus:text-white"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-lg focus:bg-violet-700 focus:px-4 focus:py-2 focus:font-semibold focus:text-white"
       >
         Skip to content
       </a>
