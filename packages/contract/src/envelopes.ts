@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { checked } from './checked';
 
 /** Error half of the referral-service envelope: `{ok:false, data:null, error:{message, code}}`. */
 export const referralErrorSchema = z.object({
@@ -7,7 +8,8 @@ export const referralErrorSchema = z.object({
 });
 
 /** Success envelope of the referral service (SPEC §3): `{ok:true, data, error:null}`. */
-export function referralOk<T extends z.ZodType>(data: T) {
+/* @__NO_SIDE_EFFECTS__ */
+export function referralOk<T extends z.ZodMiniType>(data: T) {
   return z.object({ ok: z.literal(true), data, error: z.null() });
 }
 
@@ -27,4 +29,6 @@ export const communityFailureSchema = z.object({
 export type CommunityFailure = z.infer<typeof communityFailureSchema>;
 
 /** `GET /csrf-token` → `{ok:true, data:{csrfToken}}`. */
-export const csrfTokenResponseSchema = referralOk(z.object({ csrfToken: z.string().min(1) }));
+export const csrfTokenResponseSchema = referralOk(
+  z.object({ csrfToken: checked(z.string(), z.minLength(1)) }),
+);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The error catalogue of SPEC §8: every stable code the referral service answers with, and the message a

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** `GET /healthz` and `GET /readyz`. */
 export const healthResponseSchema = z.object({

@@ -1,33 +1,42 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { checked } from './checked';
 import { postWeightsSchema } from './programme';
 
+/* @__NO_SIDE_EFFECTS__ */
 const wholeNumber = (name: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number` })
-    .int({ error: `${name} must be a whole number` })
-    .min(min, { error: `${name} must be at least ${min}` })
-    .max(max, { error: `${name} must be at most ${max}` });
+  checked(
+    z.coerce.number({ error: `${name} must be a whole number` }),
+    z.int({ error: `${name} must be a whole number` }),
+    z.gte(min, { error: `${name} must be at least ${min}` }),
+    z.lte(max, { error: `${name} must be at most ${max}` }),
+  );
 
+const flagValues = ['true', 'false', '1', '0'] as const;
+/* @__NO_SIDE_EFFECTS__ */
 const flag = (name: string) =>
-  z
-    .enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` })
-    .transform((value) => value === 'true' || value === '1');
+  z.pipe(
+    z.enum(flagValues, { error: `${name} must be true or false` }),
+    z.transform((value: (typeof flagValues)[number]) => value === 'true' || value === '1'),
+  );
 
 /** Search text: trimmed, a leading @ ignored; empty means no search. */
-const searchText = z
-  .string({ error: 'search must be text' })
-  .max(100, { error: 'search must be at most 100 characters' })
-  .transform((value) => value.trim().replace(/^@+/, '').toLowerCase());
+const searchText = z.pipe(
+  checked(
+    z.string({ error: 'search must be text' }),
+    z.maxLength(100, { error: 'search must be at most 100 characters' }),
+  ),
+  z.transform((value: string) => value.trim().replace(/^@+/, '').toLowerCase()),
+);
 
 /**
  * Query of `GET /api/mana` and `GET /api/posts` (SPEC §7): `limit` 1–100 (default 20), `offset` ≥ 0, optional
  * `search`, `weekly=true` for the current ISO week. Unknown parameters are ignored (cache busters).
  */
 export const leaderboardQuerySchema = z.object({
-  limit: wholeNumber('limit', 1, 100).default(20),
-  offset: wholeNumber('offset', 0, 1_000_000).default(0),
-  search: searchText.default(''),
-  weekly: flag('weekly').default(false),
+  limit: z._default(wholeNumber('limit', 1, 100), 20),
+  offset: z._default(wholeNumber('offset', 0, 1_000_000), 0),
+  search: z._default(searchText, ''),
+  weekly: z._default(flag('weekly'), false),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
@@ -36,14 +45,14 @@ export const manaAuthorSchema = z.object({
   authorId: z.string(),
   authorName: z.string(),
   displayName: z.string(),
-  profileImageUrl: z.string().nullable(),
-  rank: z.number().int().min(1),
-  totalPosts: z.number().int().min(0),
-  totalMana: z.number().int(),
-  likes: z.number().int().min(0),
-  retweets: z.number().int().min(0),
-  replies: z.number().int().min(0),
-  quotes: z.number().int().min(0),
+  profileImageUrl: z.nullable(z.string()),
+  rank: checked(z.number(), z.int(), z.gte(1)),
+  totalPosts: checked(z.number(), z.int(), z.gte(0)),
+  totalMana: checked(z.number(), z.int()),
+  likes: checked(z.number(), z.int(), z.gte(0)),
+  retweets: checked(z.number(), z.int(), z.gte(0)),
+  replies: checked(z.number(), z.int(), z.gte(0)),
+  quotes: checked(z.number(), z.int(), z.gte(0)),
   linked: z.boolean(),
 });
 export type ManaAuthor = z.infer<typeof manaAuthorSchema>;
@@ -53,9 +62,9 @@ export const manaResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
     authors: z.array(manaAuthorSchema),
-    total: z.number().int().min(0),
+    total: checked(z.number(), z.int(), z.gte(0)),
     period: z.string(),
-    updatedAt: z.iso.datetime({ offset: true }).nullable(),
+    updatedAt: z.nullable(z.iso.datetime({ offset: true })),
   }),
 });
 export type ManaResponse = z.infer<typeof manaResponseSchema>;
@@ -67,13 +76,13 @@ export const trackedPostSchema = z.object({
   content: z.string(),
   authorName: z.string(),
   authorId: z.string(),
-  profileImageUrl: z.string().nullable(),
+  profileImageUrl: z.nullable(z.string()),
   createdAt: z.iso.datetime({ offset: true }),
-  likes: z.number().int().min(0),
-  retweets: z.number().int().min(0),
-  replies: z.number().int().min(0),
-  quotes: z.number().int().min(0),
-  mana: z.number().int(),
+  likes: checked(z.number(), z.int(), z.gte(0)),
+  retweets: checked(z.number(), z.int(), z.gte(0)),
+  replies: checked(z.number(), z.int(), z.gte(0)),
+  quotes: checked(z.number(), z.int(), z.gte(0)),
+  mana: checked(z.number(), z.int()),
   /** After the refresh window the metrics, and so the Mana, no longer move. */
   final: z.boolean(),
   overDailyLimit: z.boolean(),
@@ -90,15 +99,18 @@ export type PostsResponse = z.infer<typeof postsResponseSchema>;
 /** `GET /api/daily-post-limit`. */
 export const dailyLimitResponseSchema = z.object({
   success: z.literal(true),
-  config: z.object({ dailyLimit: z.number().int().min(1) }),
+  config: z.object({ dailyLimit: checked(z.number(), z.int(), z.gte(1)) }),
 });
 export type DailyLimitResponse = z.infer<typeof dailyLimitResponseSchema>;
 
 /** Path of `GET /api/daily-post-limit/user/:authorId`: a network user id (digits for X). */
 export const dailyLimitUserParamsSchema = z.object({
-  authorId: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, {
-    error: 'authorId must be a network user id (1–64 letters, digits, :._-)',
-  }),
+  authorId: checked(
+    z.string(),
+    z.regex(/^[A-Za-z0-9:._-]{1,64}$/, {
+      error: 'authorId must be a network user id (1–64 letters, digits, :._-)',
+    }),
+  ),
 });
 
 /** `GET /api/daily-post-limit/user/:authorId` → today's (UTC) tracked posts; unknown authors count 0. */
@@ -106,28 +118,28 @@ export const dailyLimitUserResponseSchema = z.object({
   success: z.literal(true),
   user: z.object({
     authorId: z.string(),
-    currentCount: z.number().int().min(0),
-    dailyLimit: z.number().int().min(1),
+    currentCount: checked(z.number(), z.int(), z.gte(0)),
+    dailyLimit: checked(z.number(), z.int(), z.gte(1)),
     resetsAt: z.iso.datetime({ offset: true }),
   }),
 });
 export type DailyLimitUserResponse = z.infer<typeof dailyLimitUserResponseSchema>;
 
 /** Query of `GET /api/mana/:authorId/breakdown`. */
-export const breakdownQuerySchema = z.object({ weekly: flag('weekly').default(false) });
+export const breakdownQuerySchema = z.object({ weekly: z._default(flag('weekly'), false) });
 
 const postLineSchema = z.object({
   type: z.literal('post'),
   postId: z.string(),
   url: z.url(),
   createdAt: z.iso.datetime({ offset: true }),
-  likes: z.number().int(),
-  replies: z.number().int(),
-  reposts: z.number().int(),
-  quotes: z.number().int(),
-  multiplier: z.number().int(),
+  likes: checked(z.number(), z.int()),
+  replies: checked(z.number(), z.int()),
+  reposts: checked(z.number(), z.int()),
+  quotes: checked(z.number(), z.int()),
+  multiplier: checked(z.number(), z.int()),
   /** 0 over the daily limit or once the post is deleted or protected. */
-  mana: z.number().int(),
+  mana: checked(z.number(), z.int()),
   status: z.enum(['live', 'deleted', 'protected']),
   final: z.boolean(),
   overDailyLimit: z.boolean(),
@@ -135,10 +147,10 @@ const postLineSchema = z.object({
 const referralLineSchema = z.object({
   type: z.literal('referral'),
   /** Named only to the member themself (by X-User-Id); others see `count` referrals in one line. */
-  refereeHandle: z.string().nullable(),
-  count: z.number().int().min(1),
-  mana: z.number().int(),
-  at: z.iso.datetime({ offset: true }).nullable(),
+  refereeHandle: z.nullable(z.string()),
+  count: checked(z.number(), z.int(), z.gte(1)),
+  mana: checked(z.number(), z.int()),
+  at: z.nullable(z.iso.datetime({ offset: true })),
 });
 const interactionLineSchema = z.object({
   type: z.literal('interaction'),
@@ -147,8 +159,8 @@ const interactionLineSchema = z.object({
   /** Void: the interaction was gone at its re-check (or the post was deleted); it earns nothing. */
   status: z.enum(['pending', 'credited', 'void']),
   /** Counted once credited; a pending line shows the reward it may earn; a void line is 0. */
-  mana: z.number().int(),
-  reward: z.number().int(),
+  mana: checked(z.number(), z.int()),
+  reward: checked(z.number(), z.int()),
   /** When it was seen (pending) or settled (credited, void). */
   at: z.iso.datetime({ offset: true }),
   /** Its due dates: re-checked no earlier than `checkAfter`, settled by `settleBy`. */
@@ -166,7 +178,7 @@ export const breakdownResponseSchema = z.object({
     authorId: z.string(),
     authorName: z.string(),
     period: z.string(),
-    totalMana: z.number().int(),
+    totalMana: checked(z.number(), z.int()),
     /** The programme's post weights the post lines were scored with (Mana = multiplier × Σ weight × count). */
     weights: postWeightsSchema,
     lines: z.array(z.discriminatedUnion('type', [postLineSchema, referralLineSchema, interactionLineSchema])),

@@ -1,19 +1,26 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { checked } from './checked';
 
+/* @__NO_SIDE_EFFECTS__ */
 const count = (name: string) =>
-  z
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .min(0, `${name} must be ≥ 0`);
-const handle = z
-  .string()
-  .transform((value) => value.trim().replace(/^@/, ''))
-  .pipe(z.string().regex(/^[A-Za-z0-9_]{1,15}$/, 'official handles are 1–15 letters, digits or _'));
-const term = z
-  .string()
-  .trim()
-  .min(1, 'keywords and hashtags are not empty')
-  .max(60, 'keywords and hashtags are at most 60 characters');
+  checked(
+    z.number({ error: `${name} must be a number` }),
+    z.int(`${name} must be a whole number`),
+    z.gte(0, `${name} must be ≥ 0`),
+  );
+const handle = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((value: string) => value.trim().replace(/^@/, '')),
+  ),
+  checked(z.string(), z.regex(/^[A-Za-z0-9_]{1,15}$/, 'official handles are 1–15 letters, digits or _')),
+);
+const term = checked(
+  z.string(),
+  z.trim(),
+  z.minLength(1, 'keywords and hashtags are not empty'),
+  z.maxLength(60, 'keywords and hashtags are at most 60 characters'),
+);
 
 /** Points per engagement a tracked post receives (DESIGN §4: like 1, reply 2, repost 2, quote 3). */
 export const postWeightsSchema = z.object({
@@ -34,35 +41,48 @@ export const interactionRewardsSchema = z.object({
  * The programme's rules (DESIGN §4), one validated set: what is tracked, how Mana is computed, and the limits.
  * Operators change them; the server stores every version and the web shows the numbers.
  */
-export const programmeRulesSchema = z
-  .object({
-    keywords: z.array(term).max(20),
+export const programmeRulesSchema = checked(
+  z.object({
+    keywords: checked(z.array(term), z.maxLength(20)),
     /** Without the leading '#'. */
-    hashtags: z.array(term.transform((value) => value.replace(/^#/, ''))).max(20),
+    hashtags: checked(
+      z.array(
+        z.pipe(
+          term,
+          z.transform((value: string) => value.replace(/^#/, '')),
+        ),
+      ),
+      z.maxLength(20),
+    ),
     /** The programme's own accounts: mentioning one makes a post tracked; their posts earn interaction Mana. */
-    officialHandles: z.array(handle).min(1, 'at least one official handle').max(10),
+    officialHandles: checked(
+      z.array(handle),
+      z.minLength(1, 'at least one official handle'),
+      z.maxLength(10),
+    ),
     weights: postWeightsSchema,
     /** Multiplier of a linked author's posts made from the moment of linking. */
-    linkedMultiplier: z.number().int().min(1).max(100),
+    linkedMultiplier: checked(z.number(), z.int(), z.gte(1), z.lte(100)),
     /** Tracked posts per author and UTC day that earn Mana. */
-    dailyLimit: z.number().int().min(1).max(1000),
+    dailyLimit: checked(z.number(), z.int(), z.gte(1), z.lte(1000)),
     /** Metrics are refreshed while a post is younger than this; afterwards its Mana is final. */
-    refreshWindowDays: z.number().int().min(1).max(30),
+    refreshWindowDays: checked(z.number(), z.int(), z.gte(1), z.lte(30)),
     referralReward: count('referralReward'),
     interactionRewards: interactionRewardsSchema,
     /** Pending interactions are re-checked no earlier than `settleAfterHours` and settled by `settleByHours`. */
-    settleAfterHours: z.number().int().min(0).max(240),
-    settleByHours: z.number().int().min(1).max(480),
+    settleAfterHours: checked(z.number(), z.int(), z.gte(0), z.lte(240)),
+    settleByHours: checked(z.number(), z.int(), z.gte(1), z.lte(480)),
     /** Anti-bot gate of referees: account age and followers. */
     minAccountAgeDays: count('minAccountAgeDays'),
     minFollowers: count('minFollowers'),
-  })
-  .refine((rules) => rules.keywords.length + rules.hashtags.length + rules.officialHandles.length > 0, {
+  }),
+  z.refine((rules) => rules.keywords.length + rules.hashtags.length + rules.officialHandles.length > 0, {
     error: 'the programme needs at least one keyword, hashtag or official handle',
-  })
-  .refine((rules) => rules.settleByHours >= rules.settleAfterHours, {
+  }),
+  z.refine((rules) => rules.settleByHours >= rules.settleAfterHours, {
     error: 'settleByHours must be at least settleAfterHours',
-  });
+  }),
+);
 export type ProgrammeRules = z.infer<typeof programmeRulesSchema>;
 export type PostWeights = z.infer<typeof postWeightsSchema>;
 
@@ -73,18 +93,18 @@ export type PostWeights = z.infer<typeof postWeightsSchema>;
 export const programmeResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
-    version: z.number().int().min(1),
+    version: checked(z.number(), z.int(), z.gte(1)),
     keywords: z.array(z.string()),
     hashtags: z.array(z.string()),
     officialHandles: z.array(z.string()),
     weights: postWeightsSchema,
-    linkedMultiplier: z.number().int(),
-    dailyLimit: z.number().int(),
-    refreshWindowDays: z.number().int(),
-    referralReward: z.number().int(),
+    linkedMultiplier: checked(z.number(), z.int()),
+    dailyLimit: checked(z.number(), z.int()),
+    refreshWindowDays: checked(z.number(), z.int()),
+    referralReward: checked(z.number(), z.int()),
     interactionRewards: interactionRewardsSchema,
-    settleAfterHours: z.number().int(),
-    settleByHours: z.number().int(),
+    settleAfterHours: checked(z.number(), z.int()),
+    settleByHours: checked(z.number(), z.int()),
   }),
 });
 export type ProgrammeResponse = z.infer<typeof programmeResponseSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * `GET /api/public/config` → what the web app needs to know about this deployment at run time: which

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { checked } from './checked';
 import { referralOk } from './envelopes';
 
 /**
@@ -33,8 +34,8 @@ export const AUTH_RETURN_PATHS = ['/auth/callback', '/linked'] as const;
  * ignores one that is not a handle rather than refuse to link, so it is only bounded here.
  */
 export const authStartRequestSchema = z.strictObject({
-  redirectAfter: z.string().min(1).max(2048),
-  referrerSlug: z.string().max(256).optional(),
+  redirectAfter: checked(z.string(), z.minLength(1), z.maxLength(2048)),
+  referrerSlug: z.optional(checked(z.string(), z.maxLength(256))),
 });
 export type AuthStartRequest = z.infer<typeof authStartRequestSchema>;
 
@@ -44,8 +45,8 @@ export const authStartResponseSchema = referralOk(z.object({ authorizeUrl: z.url
 /** `GET /me/account` → `{connected, handle, avatarUrl}`; not linked → `connected:false`, nulls. */
 export const accountInfoSchema = z.object({
   connected: z.boolean(),
-  handle: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
+  handle: z.nullable(z.string()),
+  avatarUrl: z.nullable(z.string()),
 });
 export type AccountInfo = z.infer<typeof accountInfoSchema>;
 export const accountResponseSchema = referralOk(accountInfoSchema);
@@ -60,16 +61,20 @@ export const referralStatusValueSchema = z.enum(['not_referred', 'already_referr
 /** `GET /referrals/status` → `{status, referrerHandle}`. */
 export const referralStatusSchema = z.object({
   status: referralStatusValueSchema,
-  referrerHandle: z.string().nullable(),
+  referrerHandle: z.nullable(z.string()),
 });
 export type ReferralStatus = z.infer<typeof referralStatusSchema>;
 export const referralStatusResponseSchema = referralOk(referralStatusSchema);
 
 /** `GET /referrals/stats` → `{refereeCount}`. */
-export const referralStatsResponseSchema = referralOk(z.object({ refereeCount: z.number().int().min(0) }));
+export const referralStatsResponseSchema = referralOk(
+  z.object({ refereeCount: checked(z.number(), z.int(), z.gte(0)) }),
+);
 
 /** `POST /referrals/apply` body: the handle as typed (a leading @ is stripped, case-insensitive). */
-export const applyReferralRequestSchema = z.strictObject({ referrerHandle: z.string().max(64) });
+export const applyReferralRequestSchema = z.strictObject({
+  referrerHandle: checked(z.string(), z.maxLength(64)),
+});
 export type ApplyReferralRequest = z.infer<typeof applyReferralRequestSchema>;
 
 /** `POST /referrals/apply` → `{referrerHandle}` of the referrer now applied. */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   communityFailureSchema,
   csrfTokenResponseSchema,
@@ -18,7 +18,7 @@ import {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type ApiRequestOptions<S extends z.ZodType> = {
+export type ApiRequestOptions<S extends z.ZodMiniType> = {
   method?: HttpMethod;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
@@ -37,7 +37,7 @@ export function setRequestHeadersProvider(provider: HeadersProvider): void {
   extraHeaders = provider;
 }
 
-function buildUrl(path: string, query: ApiRequestOptions<z.ZodType>['query']): string {
+function buildUrl(path: string, query: ApiRequestOptions<z.ZodMiniType>['query']): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) params.set(key, String(value));
@@ -106,7 +106,7 @@ function failureOf(response: Response, body: Body): ApiError {
 const writeMethods: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One exchange: headers (JSON, the browser id, the CSRF token on writes), the answer checked and parsed. */
-async function send<S extends z.ZodType>(
+async function send<S extends z.ZodMiniType>(
   path: string,
   options: ApiRequestOptions<S>,
   csrfToken: string | null,
@@ -185,7 +185,7 @@ async function csrfTokenFor(reason: 'write' | 'rejected', signal?: AbortSignal):
  * browser id; every write the CSRF token, and a write the server answers CSRF_INVALID is retried once with a
  * freshly fetched token.
  */
-export async function apiRequest<S extends z.ZodType>(
+export async function apiRequest<S extends z.ZodMiniType>(
   path: string,
   options: ApiRequestOptions<S>,
 ): Promise<z.infer<S>> {

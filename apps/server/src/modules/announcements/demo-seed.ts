@@ -10,7 +10,8 @@ import { DAY_MS } from '../../time';
 
 const demoFileSchema = z.object({
   announcements: z.array(
-    announcementInputSchema.extend({
+    z.object({
+      ...announcementInputSchema.shape,
       id: z.uuid(),
       status: announcementStatusSchema,
       daysAgo: z.number().int().min(0),
