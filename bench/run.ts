@@ -2,10 +2,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { leaderboardBench } from './leaderboard';
+import { totalsBench } from './totals';
+import { ingestBench } from './ingest';
 import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
 import { repoRoot, startBenchServer, timeToFirst200, tsxCli } from './lib/spawn-server';
 import { fmt, median, ratio } from './lib/stats';
+import { firstLeaderboardRow } from './web-first-row';
+import { webBudget } from './web-budget';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -118,3 +123,10 @@ if (!only || only === 'announcements') await announcementsThroughput();
 if (!only || only === 'x-sim') await simulatedX();
 if (!only || only === 'referrals') await referralLatency();
 if (!only || only === 'cold-start') await coldStart();
+if (!only || only === 'web-first-row') await firstLeaderboardRow();
+if (!only || only === 'leaderboard-pglite') await leaderboardBench('pglite');
+if (!only || only === 'leaderboard-pg') await leaderboardBench('postgres');
+if (!only || only === 'ingest') await ingestBench();
+if (!only || only === 'totals') await totalsBench('pglite');
+if (!only || only === 'totals-pg') await totalsBench('postgres');
+if (!only || only === 'web-budget') await webBudget();

@@ -108,10 +108,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: clock.now,
     postUrl: (handle, postId) => x.network.postUrl(handle, postId),
     ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: deps.leaderboardCacheMs } : {}),
+    ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
     ...(deps.onLeaderboardCache ? { onCache: deps.onLeaderboardCache } : {}),
   });
   await app.register(programmeRoutes, { db: database.db });
-  await app.register(publicConfigRoutes, { simulated: config.x.mode === 'simulated' });
+  await app.register(publicConfigRoutes, {
+    simulated: config.x.mode === 'simulated',
+    brandingFile: config.brandingFile,
+  });
   if (config.x.mode === 'simulated') {
     // The demo's world follows the wall clock; a test's world keeps its own simulated time; the demo feed
     // (main.ts) drives its world's clock itself while it replays the history.

@@ -56,14 +56,8 @@ describe('loadConfig', () => {
     }
   });
 
-  it('reads the referral rules and rate limits, with the defaults of DESIGN §4', () => {
-    expect(loadConfig({}).referrals).toEqual({
-      rewardMana: 50,
-      minAccountAgeDays: 30,
-      minFollowers: 10,
-      officialHandles: ['ManaboardHQ', 'ManaboardDev'],
-      reservedHandles: [],
-    });
+  it('reads the reserved handles and rate limits (the referral numbers are programme rules)', () => {
+    expect(loadConfig({}).referrals).toEqual({ reservedHandles: [] });
     expect(loadConfig({}).rateLimits).toEqual({
       token: 30,
       auth: 10,
@@ -71,13 +65,24 @@ describe('loadConfig', () => {
       read: 120,
       write: 30,
       ipFactor: 10,
+      publicRead: undefined,
     });
-    const custom = loadConfig({ RESERVED_HANDLES: ' @Admin, support_team ,', OFFICIAL_HANDLES: 'OurBrand' });
+    const custom = loadConfig({ RESERVED_HANDLES: ' @Admin, support_team ,' });
     expect(custom.referrals.reservedHandles).toEqual(['Admin', 'support_team']);
-    expect(custom.referrals.officialHandles).toEqual(['OurBrand']);
     expect(() => loadConfig({ RESERVED_HANDLES: 'not a handle' })).toThrow(/RESERVED_HANDLES/);
     expect(() => loadConfig({ REDIS_URL: 'http://redis' })).toThrow(/REDIS_URL/);
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('leaves public reads unlimited and the leaderboard cache on unless the operator says otherwise', () => {
+    expect(loadConfig({}).rateLimits.publicRead).toBeUndefined();
+    expect(loadConfig({ RATE_LIMIT_PUBLIC_READ_PER_MINUTE: '600' }).rateLimits.publicRead).toBe(600);
+    expect(() => loadConfig({ RATE_LIMIT_PUBLIC_READ_PER_MINUTE: '0' })).toThrow(
+      /RATE_LIMIT_PUBLIC_READ_PER_MINUTE/,
+    );
+    expect(loadConfig({}).leaderboardCache).toBe(true);
+    expect(loadConfig({ LEADERBOARD_CACHE: 'off' }).leaderboardCache).toBe(false);
+    expect(() => loadConfig({ LEADERBOARD_CACHE: 'maybe' })).toThrow(/LEADERBOARD_CACHE/);
   });
 
   it('treats empty variables as unset', () => {

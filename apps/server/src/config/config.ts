@@ -70,11 +70,10 @@ const envSchema = z.object({
   RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_IP_FACTOR: z.coerce.number().int().min(1).default(10),
-  OFFICIAL_HANDLES: handleList.default(['ManaboardHQ', 'ManaboardDev']),
+  RATE_LIMIT_PUBLIC_READ_PER_MINUTE: z.coerce.number().int().min(1).optional(),
+  LEADERBOARD_CACHE: z.enum(['on', 'off']).default('on'),
   RESERVED_HANDLES: handleList.default([]),
-  REFERRAL_REWARD_MANA: z.coerce.number().int().min(0).max(1_000_000).default(50),
-  REFERRAL_MIN_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(10_000).default(30),
-  REFERRAL_MIN_FOLLOWERS: z.coerce.number().int().min(0).default(10),
+  BRANDING_FILE: z.string().min(1).default(path.join(repoRoot, 'apps/server/content/branding.json')),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -107,7 +106,11 @@ export type Config = {
   /** Shared rate-limit counters for several API processes; per-process memory when absent. */
   redisUrl: string | undefined;
   rateLimits: RateLimitConfig;
+  /** Whether leaderboard answers are kept in process until the totals change (LEADERBOARD_CACHE=off: never). */
+  leaderboardCache: boolean;
   referrals: ReferralConfig;
+  /** The programme's branding (validated JSON, served at `GET /api/public/branding`; docs/branding.md). */
+  brandingFile: string;
 };
 
 /** Requests per minute per browser id for each route class; an IP gets `ipFactor` times as many (NAT). */
@@ -118,16 +121,19 @@ export type RateLimitConfig = {
   read: number;
   write: number;
   ipFactor: number;
+  /**
+   * Ceiling per client IP per minute on the public reads (leaderboard, posts, daily limit, announcements);
+   * undefined (the default): no limit, as a CDN is meant to absorb visitor traffic.
+   */
+  publicRead: number | undefined;
 };
 
-/** The referral rules' numbers (DESIGN §4), all operator configuration. */
+/**
+ * What referrals take from the environment. The reward, the anti-bot gate and the official accounts are
+ * programme rules (apps/server/content/programme.json, stored versioned in the database), not configuration.
+ */
 export type ReferralConfig = {
-  rewardMana: number;
-  minAccountAgeDays: number;
-  minFollowers: number;
-  /** The programme's own X accounts: never a referrer (they also count as reserved). */
-  officialHandles: string[];
-  /** Further handles nobody may use as a referrer. */
+  /** Handles nobody may use as a referrer, besides the programme's official accounts. */
   reservedHandles: string[];
 };
 
@@ -212,14 +218,11 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
       read: e.RATE_LIMIT_READ_PER_MINUTE,
       write: e.RATE_LIMIT_WRITE_PER_MINUTE,
       ipFactor: e.RATE_LIMIT_IP_FACTOR,
+      publicRead: e.RATE_LIMIT_PUBLIC_READ_PER_MINUTE,
     },
-    referrals: {
-      rewardMana: e.REFERRAL_REWARD_MANA,
-      minAccountAgeDays: e.REFERRAL_MIN_ACCOUNT_AGE_DAYS,
-      minFollowers: e.REFERRAL_MIN_FOLLOWERS,
-      officialHandles: e.OFFICIAL_HANDLES,
-      reservedHandles: e.RESERVED_HANDLES,
-    },
+    leaderboardCache: e.LEADERBOARD_CACHE === 'on',
+    referrals: { reservedHandles: e.RESERVED_HANDLES },
+    brandingFile: path.resolve(repoRoot, e.BRANDING_FILE),
   };
 }
 

@@ -25,6 +25,19 @@ type Counter = (request: FastifyRequest) => Promise<number>;
 
 const WINDOW_MS = 60_000;
 
+/**
+ * The public reads (route patterns): cached, meant to sit behind a CDN, so never limited by default. An operator
+ * may set a ceiling per client IP (RATE_LIMIT_PUBLIC_READ_PER_MINUTE).
+ */
+export const PUBLIC_READ_ROUTES: ReadonlySet<string> = new Set([
+  '/api/mana',
+  '/api/mana/:authorId/breakdown',
+  '/api/posts',
+  '/api/daily-post-limit',
+  '/api/daily-post-limit/user/:authorId',
+  '/api/public/announcements',
+]);
+
 function browserIdOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-user-id'];
   return typeof header === 'string' && browserIdSchema.safeParse(header).success ? header : undefined;
@@ -47,6 +60,8 @@ export async function registerRateLimits(
     skipOnError: true,
     ...(redis ? { redis, nameSpace: namespace } : {}),
   });
+
+  limitPublicReads(app, config.rateLimits.publicRead);
 
   const counters = new Map<RouteClass, Counter>();
   const build = (routeClass: RouteClass): Counter => {
@@ -86,6 +101,28 @@ export async function registerRateLimits(
       throw new CatalogueError(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': String(retryAfter) });
     };
   };
+}
+
+/**
+ * The operator's optional ceiling on the public reads: per client IP only (visitors carry no browser id), one
+ * budget shared by every public read route. Unset: no hook at all, so the reads pay nothing for it.
+ */
+function limitPublicReads(app: FastifyInstance, perMinute: number | undefined): void {
+  if (perMinute === undefined) return;
+  const byIp = app.createRateLimit({
+    max: perMinute,
+    timeWindow: WINDOW_MS,
+    keyGenerator: (request) => `public:ip:${request.ip}`,
+  });
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    if (!PUBLIC_READ_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const result = await byIp(request);
+    if (!result.isAllowed && result.isExceeded) {
+      const retryAfter = String(Math.max(result.ttlInSeconds, 1));
+      throw new CatalogueError(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': retryAfter });
+    }
+  });
 }
 
 /**

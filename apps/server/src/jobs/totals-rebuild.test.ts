@@ -118,5 +118,5 @@ describe.each(testDatabaseKinds())('incremental totals (%s)', (kind) => {
       }),
       { numRuns: kind === 'pglite' ? 4 : 10 },
     );
-  });
+  }, 120_000); // a property over whole worker runs: several rebuilds per case, slow on a loaded 2-core machine
 });

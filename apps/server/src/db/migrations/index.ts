@@ -5,6 +5,7 @@ import * as m0003 from './0003-server-secrets';
 import * as m0004 from './0004-linking-and-referrals';
 import * as m0005 from './0005-mana-engine';
 import * as m0006 from './0006-oauth-attempt-nonce';
+import * as m0008 from './0008-leaderboard-indexes';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-linking-and-referrals': m0004,
   '0005-mana-engine': m0005,
   '0006-oauth-attempt-nonce': m0006,
+  '0008-leaderboard-indexes': m0008,
 };

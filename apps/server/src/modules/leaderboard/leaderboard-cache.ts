@@ -24,6 +24,17 @@ export class LeaderboardCache {
     this.checkedAt = 0;
   }
 
+  /**
+   * The cached answer for `key` when no check of the stamp is due and it is still young; undefined otherwise
+   * (then `get`). Synchronous, so a hit costs a map lookup and no promise.
+   */
+  peek(key: string): Entry | undefined {
+    const now = Date.now();
+    if (now - this.checkedAt >= this.options.checkMs) return undefined;
+    const hit = this.entries.get(key);
+    return hit && now - hit.storedAt < this.options.maxAgeMs ? hit : undefined;
+  }
+
   /** The cached answer for `key`, or a fresh one from `build` (serialised once, with its ETag). */
   async get(key: string, build: () => Promise<unknown>): Promise<Entry> {
     await this.revalidate();

@@ -8,6 +8,7 @@ import {
   programmeResponseSchema,
 } from '@manaboard/contract';
 import { startManaHarness, type ManaHarness } from '../../test/mana-harness';
+import { setAuthorDisqualified } from '../mana/disqualification.service';
 import { testDatabaseKinds } from '../../test/test-database';
 
 const START = Date.parse('2026-11-18T12:00:00Z');
@@ -64,6 +65,52 @@ describe.each(testDatabaseKinds())('community leaderboard API (%s)', (kind) => {
     expect(page.total).toBe(5);
     const none = manaResponseSchema.parse((await h.get('/api/mana?search=%25_%5C')).body).data;
     expect(none).toMatchObject({ authors: [], total: 0 });
+    // Paged past the end, a search and the plain board still say how many there are.
+    const beyond = manaResponseSchema.parse((await h.get('/api/mana?search=rune&offset=10')).body).data;
+    expect(beyond).toMatchObject({ authors: [], total: 4 });
+    const pastBoard = manaResponseSchema.parse((await h.get('/api/mana?offset=50')).body).data;
+    expect(pastBoard).toMatchObject({ authors: [], total: 5 });
+    expect(Date.parse(pastBoard.updatedAt ?? '')).toBe(Date.parse(all.updatedAt ?? ''));
+    expect(all.updatedAt).not.toBeNull();
+  });
+
+  it('leaves a disqualified author out of rows and total at once, before the totals job reranks', async () => {
+    await setAuthorDisqualified(h.database.db, {
+      handle: 'other',
+      disqualified: true,
+      reason: 'bench of the total',
+      actor: 'test',
+    });
+    try {
+      const waiting = manaResponseSchema.parse((await h.get('/api/mana')).body).data;
+      expect(waiting.authors.map((a) => [a.authorName, a.rank])).toEqual([
+        ['big_rune', 1],
+        ['rune_fox', 3],
+        ['nobody_here', 4],
+        ['rune', 5],
+      ]);
+      expect(waiting.total).toBe(4);
+      const found = manaResponseSchema.parse((await h.get('/api/mana?search=rune')).body).data;
+      expect(found.total).toBe(3);
+      await h.worker.runCycle();
+      const reranked = manaResponseSchema.parse((await h.get('/api/mana')).body).data;
+      expect(reranked.authors.map((a) => [a.authorName, a.rank])).toEqual([
+        ['big_rune', 1],
+        ['rune_fox', 2],
+        ['nobody_here', 3],
+        ['rune', 4],
+      ]);
+      expect(reranked.total).toBe(4);
+    } finally {
+      await setAuthorDisqualified(h.database.db, {
+        handle: 'other',
+        disqualified: false,
+        reason: 'restored for the other tests',
+        actor: 'test',
+      });
+      await h.worker.runCycle();
+    }
+    expect(manaResponseSchema.parse((await h.get('/api/mana')).body).data.total).toBe(5);
   });
 
   it('serves posts by Mana with search on content or author, and the daily limits', async () => {

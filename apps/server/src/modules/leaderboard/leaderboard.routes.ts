@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -21,6 +22,12 @@ export type LeaderboardRouteOptions = LeaderboardDeps & {
   /** Called with the cache, so an in-process worker can invalidate it when totals change. */
   onCache?: (cache: LeaderboardCache) => void;
 };
+
+/** An answer serialised once, with the ETag of its bytes (the cache-off path: LEADERBOARD_CACHE=off). */
+function serialise(body: unknown): { json: string; etag: string } {
+  const json = JSON.stringify(body);
+  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
+}
 
 /** Browsers and CDNs may reuse a page briefly; the ETag makes revalidation cheap. */
 const CACHE_CONTROL = 'public, max-age=15, stale-while-revalidate=60';
@@ -46,7 +53,8 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
     key: string,
     build: () => Promise<unknown>,
   ) => {
-    const { json, etag } = await cache.get(key, build);
+    const { json, etag } =
+      cacheMs > 0 ? (cache.peek(key) ?? (await cache.get(key, build))) : serialise(await build());
     void reply.header('Cache-Control', CACHE_CONTROL).header('ETag', etag);
     if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(json);

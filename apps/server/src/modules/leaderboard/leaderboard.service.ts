@@ -8,7 +8,6 @@ import type {
 } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
 import { isoWeekStart, nextUtcMidnight, weekKey } from '../mana/scoring';
-import { totalsStamp } from '../mana/totals.repository';
 import { activeRules } from '../programme/programme.service';
 import * as repo from './leaderboard.repository';
 
@@ -24,10 +23,12 @@ export type LeaderboardDeps = {
 /** `GET /api/mana`: a page of the precomputed totals of the period, rank order, or a search keeping ranks. */
 export async function manaPage(deps: LeaderboardDeps, query: LeaderboardQuery): Promise<ManaResponse> {
   const period = query.weekly ? weekKey(new Date(deps.now())) : 'all';
-  const [{ rows, total }, stamp] = await Promise.all([
-    repo.pageOfTotals(deps.db, { period, search: query.search, limit: query.limit, offset: query.offset }),
-    totalsStamp(deps.db),
-  ]);
+  const { rows, total, updatedAt } = await repo.pageOfTotals(deps.db, {
+    period,
+    search: query.search,
+    limit: query.limit,
+    offset: query.offset,
+  });
   return {
     success: true,
     data: {
@@ -47,7 +48,7 @@ export async function manaPage(deps: LeaderboardDeps, query: LeaderboardQuery): 
       })),
       total,
       period,
-      updatedAt: stamp.updatedAt?.toISOString() ?? null,
+      updatedAt: updatedAt?.toISOString() ?? null,
     },
   };
 }

@@ -13,10 +13,23 @@ export type TotalsRow = {
   firstTrackedAt: Date;
 };
 
-/** Replaces the given authors' rows in every period with `rows` (authors absent from rows vanish). */
+/**
+ * Makes the given authors' rows in every period equal `rows` (authors or periods absent from rows vanish).
+ * Rows that did not change are not written at all; changed ones are updated in place, new ones inserted (rank
+ * 0 until the rerank of the same transaction).
+ */
 export async function replaceTotals(db: Db, authorIds: readonly string[], rows: readonly TotalsRow[]) {
   if (authorIds.length > 0) {
-    await db.deleteFrom('mana_totals').where('author_id', 'in', authorIds).execute();
+    const keep = rows.map((r) => sql`(${r.period}::text, ${r.authorId}::text)`);
+    await sql`
+      delete from mana_totals t where t.author_id in (${sql.join([...authorIds])})
+      ${
+        keep.length > 0
+          ? sql`and not exists (select 1 from (values ${sql.join(keep)}) as k(period, author_id)
+              where k.period = t.period and k.author_id = t.author_id)`
+          : sql``
+      }
+    `.execute(db);
   }
   for (let i = 0; i < rows.length; i += 1000) {
     await db
@@ -33,6 +46,25 @@ export async function replaceTotals(db: Db, authorIds: readonly string[], rows: 
           quotes: r.quotes,
           first_tracked_at: r.firstTrackedAt,
         })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['period', 'author_id'])
+          .doUpdateSet((eb) => ({
+            mana: eb.ref('excluded.mana'),
+            posts: eb.ref('excluded.posts'),
+            likes: eb.ref('excluded.likes'),
+            replies: eb.ref('excluded.replies'),
+            reposts: eb.ref('excluded.reposts'),
+            quotes: eb.ref('excluded.quotes'),
+            first_tracked_at: eb.ref('excluded.first_tracked_at'),
+          }))
+          .where(
+            sql<boolean>`(mana_totals.mana, mana_totals.posts, mana_totals.likes, mana_totals.replies,
+              mana_totals.reposts, mana_totals.quotes, mana_totals.first_tracked_at)
+              is distinct from (excluded.mana, excluded.posts, excluded.likes, excluded.replies,
+              excluded.reposts, excluded.quotes, excluded.first_tracked_at)`,
+          ),
       )
       .execute();
   }
@@ -52,19 +84,22 @@ export async function periodsOf(db: Db, authorIds: readonly string[]): Promise<s
 
 /**
  * Global ranks within each period: more Mana first, ties by the earlier first tracked post (then id, so a rank
- * is never shared). Only rows whose rank moved are written.
+ * is never shared). The window reads the board's order index (migration 0008), and only rows whose rank moved
+ * are written; `rank` is in no index, so those writes stay heap-only.
  */
 export async function rerank(db: Db, periods: readonly string[]): Promise<void> {
-  if (periods.length === 0) return;
-  await sql`
-    update mana_totals as t set rank = r.rn
-    from (
-      select period, author_id,
-        row_number() over (partition by period order by mana desc, first_tracked_at asc, author_id asc) as rn
-      from mana_totals where period in (${sql.join([...new Set(periods)])})
-    ) as r
-    where t.period = r.period and t.author_id = r.author_id and t.rank <> r.rn
-  `.execute(db);
+  // One period a statement: the window then reads that period's slice of the order index, already sorted.
+  for (const period of [...new Set(periods)].sort()) {
+    await sql`
+      update mana_totals as t set rank = r.rn
+      from (
+        select author_id,
+          row_number() over (order by mana desc, first_tracked_at asc, author_id asc) as rn
+        from mana_totals where period = ${period}
+      ) as r
+      where t.period = ${period} and t.author_id = r.author_id and t.rank <> r.rn
+    `.execute(db);
+  }
 }
 
 /** Every period with rows (a full rebuild reranks them all). */
@@ -73,13 +108,19 @@ export async function allPeriods(db: Db): Promise<string[]> {
   return rows.map((r) => r.period);
 }
 
-const STAMP_JOB = 'leaderboard';
+/** The ingest_state row whose version grows with every change of the leaderboard. */
+export const TOTALS_STAMP_JOB = 'leaderboard';
 
 /** Records that the leaderboard changed; API processes compare this stamp to drop their cached pages. */
 export async function bumpTotalsStamp(db: Db, now: Date): Promise<void> {
   await db
     .insertInto('ingest_state')
-    .values({ job: STAMP_JOB, cursor: JSON.stringify({ version: 1 }), updated_at: now, last_success_at: now })
+    .values({
+      job: TOTALS_STAMP_JOB,
+      cursor: JSON.stringify({ version: 1 }),
+      updated_at: now,
+      last_success_at: now,
+    })
     .onConflict((oc) =>
       oc.column('job').doUpdateSet({
         cursor: sql`jsonb_build_object('version', coalesce((ingest_state.cursor->>'version')::bigint, 0) + 1)`,
@@ -95,7 +136,7 @@ export async function totalsStamp(db: Db): Promise<{ version: string; updatedAt:
   const row = await db
     .selectFrom('ingest_state')
     .select(['cursor', 'updated_at'])
-    .where('job', '=', STAMP_JOB)
+    .where('job', '=', TOTALS_STAMP_JOB)
     .executeTakeFirst();
   if (!row) return { version: '0', updatedAt: null };
   return { version: String(row.cursor.version ?? '0'), updatedAt: row.updated_at };

@@ -79,6 +79,7 @@ export async function recomputeDirtyTotals(
   db: Kysely<Database>,
   rules: ProgrammeRules,
   now: Date,
+  onProgress?: (authorsDone: number) => void,
 ): Promise<number> {
   await syncMemberFacts(db, now);
   let done = 0;
@@ -87,11 +88,17 @@ export async function recomputeDirtyTotals(
     if (ids.length === 0) return done;
     await recomputeAuthors(db, rules, ids, now);
     done += ids.length;
+    onProgress?.(done);
   }
 }
 
 /** `npm run mana:rebuild`: recomputes every author from the ledger; must equal the incremental result. */
-export async function rebuildAllTotals(db: Kysely<Database>, rules: ProgrammeRules, now: Date) {
+export async function rebuildAllTotals(
+  db: Kysely<Database>,
+  rules: ProgrammeRules,
+  now: Date,
+  onProgress?: (authorsDone: number) => void,
+) {
   await authors.markAllAuthorsDirty(db);
-  return recomputeDirtyTotals(db, rules, now);
+  return recomputeDirtyTotals(db, rules, now, onProgress);
 }
