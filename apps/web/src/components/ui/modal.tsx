@@ -2,6 +2,7 @@ import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useDialogBehaviour } from './use-dialog-behaviour';
 import { useModalPresence, type ModalPhase } from './use-modal-presence';
+import { CloseIcon } from './close-icon';
 
 export type ModalProps = {
   open: boolean;
@@ -73,16 +74,7 @@ function ModalFrame({
             aria-label="Close"
             className="-mr-2 rounded-lg p-2 text-violet-200 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-mana-soft"
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="h-5 w-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-            </svg>
+            <CloseIcon className="h-5 w-5" />
           </button>
         </div>
         {/* On short screens the body scrolls, so the title and Close stay reachable. */}

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { CloseIcon } from '../../../components/ui/close-icon';
 
 type LeaderboardSearchProps = { value: string; onChange: (value: string) => void; onClear: () => void };
 
@@ -45,16 +46,7 @@ export function LeaderboardSearch({ value, onChange, onClear }: LeaderboardSearc
           aria-label="Clear search"
           className="absolute right-1.5 top-1/2 -translate-y-1/2 rounded-full p-1.5 text-violet-200 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-gold"
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 20 20"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-          </svg>
+          <CloseIcon className="h-4 w-4" />
         </button>
       ) : null}
     </div>

@@ -5,6 +5,7 @@ import type { Branding } from '@manaboard/contract';
 import { useDialogBehaviour } from '../../../components/ui/use-dialog-behaviour';
 import { MODAL_BACKDROP_DELAY_MS } from '../../../config/constants';
 import { ExternalButtons, NavItems, type NavActions } from './nav-items';
+import { CloseIcon } from '../../../components/ui/close-icon';
 
 /** From this width the links sit in the bar and the menu has no reason to stay open (SPEC §9). */
 const INLINE_NAV_QUERY = '(min-width: 1330px)';
@@ -50,16 +51,7 @@ export function SlideInMenu({ branding, actions, onClose }: SlideInMenuProps) {
           aria-label="Close menu"
           className="rounded-lg p-2 text-violet-100 hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-mana-soft"
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 20 20"
-            className="h-6 w-6"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-          </svg>
+          <CloseIcon className="h-6 w-6" />
         </button>
       </div>
       <nav aria-label="Menu links" className="mx-auto mt-6 w-full max-w-md">
