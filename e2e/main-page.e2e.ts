@@ -1,15 +1,27 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from './support/chromium';
+import {
+  bar,
+  bodyOverflow,
+  faqTitles,
+  focusedName,
+  howToEarnTitles,
+  inlineNav,
+  menu,
+  menuButton,
+  pagedModal,
+  settled,
+  visible,
+} from './support/main-page';
 import { watchPageErrors } from './support/page-errors';
 import { startServer, type RunningServer } from './support/server';
 
 const widths = [375, 768, 1280, 1600] as const;
 const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
-const CLOSE_MS = 350;
 
 type Opened = { page: Page; errors: string[] };
 
@@ -40,25 +52,6 @@ describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', ()
     pages.push(opened);
     return opened;
   }
-
-  /** Waits out the fades and slides (a loaded machine can stretch a 300 ms transition) before a screenshot. */
-  const settled = async (page: Page) => {
-    await page.waitForTimeout(CLOSE_MS);
-    await page.waitForFunction(() =>
-      document.getAnimations().every((animation) => animation.playState !== 'running'),
-    );
-  };
-  const bar = (page: Page) => page.getByRole('banner');
-  const inlineNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
-  const menuButton = (page: Page) => page.getByRole('button', { name: 'Menu', exact: true });
-  const menu = (page: Page) => page.getByRole('dialog', { name: 'Menu' });
-  const visible = (locator: Locator) => locator.isVisible();
-  const bodyOverflow = (page: Page) => page.evaluate(() => document.body.style.overflow);
-  const focusedName = (page: Page) =>
-    page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      return el ? (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() : '';
-    });
 
   it('shows the right links and buttons on each side of 1330, 1280 and 840 px', async () => {
     const { page, errors } = await open(1600);
@@ -219,57 +212,6 @@ describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', ()
     const { page } = await open(1600);
     await page.screenshot({ path: path.join(screenshots, 'main-1600.png') });
   });
-
-  async function pagedModal(
-    page: Page,
-    opener: () => Promise<void>,
-    title: string,
-    pageTitles: string[],
-    shot: string,
-  ): Promise<void> {
-    await opener();
-    const dialog = page.getByRole('dialog', { name: title });
-    await dialog.getByText('Step 1').waitFor();
-    expect(await bodyOverflow(page)).toBe('hidden');
-    expect(await page.getByTestId('torn-paper-frame').getAttribute('aria-hidden')).toBe('true');
-    await settled(page);
-    await page.screenshot({ path: shot });
-    const heading = dialog.getByRole('heading', { level: 3 });
-    const dots = dialog.getByRole('group').getByRole('button');
-    expect(await dots.count()).toBe(pageTitles.length);
-    for (let index = 0; index < pageTitles.length; index++) {
-      expect(await heading.textContent()).toBe(pageTitles[index]);
-      expect(await dialog.getByText(`Step ${index + 1}`, { exact: true }).count()).toBe(1);
-      if (index < pageTitles.length - 1) await dialog.getByRole('button', { name: 'Next page' }).click();
-    }
-    expect(await dialog.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).toBe(
-      'true',
-    );
-    expect(await heading.textContent()).toBe(pageTitles.at(-1));
-    await dialog.getByRole('button', { name: 'Previous page' }).click();
-    expect(await heading.textContent()).toBe(pageTitles.at(-2));
-    await dots.nth(0).click();
-    expect(await heading.textContent()).toBe(pageTitles[0]);
-    await dots.nth(pageTitles.length - 1).click();
-    expect(await dots.nth(pageTitles.length - 1).getAttribute('aria-current')).toBe('step');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
-    expect(await bodyOverflow(page)).not.toBe('hidden');
-    await opener();
-    await dialog.getByText('Step 1').waitFor();
-    expect(await heading.textContent()).toBe(pageTitles[0]);
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await dialog.waitFor({ state: 'detached' });
-  }
-
-  const howToEarnTitles = [
-    'What is the programme',
-    'Getting Started',
-    'Earning Mana',
-    'Interaction Rewards',
-    'Rules',
-  ];
-  const faqTitles = ['The staking protocol game', 'The swap platform', 'The mystic machines'];
 
   it.each(widths)('How to earn Mana, FAQ and the maker at %i px', async (width) => {
     const { page, errors } = await open(width);

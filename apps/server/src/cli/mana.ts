@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { invocationDirectory } from '../config/config';
 import { setAuthorDisqualified } from '../modules/mana/disqualification.service';
 import { allStates } from '../modules/mana/ingest-state.repository';
 import { changeRules } from '../modules/mana/rescore.service';
@@ -51,9 +52,8 @@ if (values.help || !command) {
         console.log(JSON.stringify({ version, rules }, null, 2));
         return;
       }
-      // npm runs the script in apps/server; a relative path means the directory `npm run` was typed in, which
-      // npm passes as INIT_CWD (not configuration).
-      const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), argument);
+      // A relative path means the directory `npm run` was typed in.
+      const file = path.resolve(invocationDirectory(), argument);
       const change = await changeRules(db, await readRulesFile(file), {
         source: `cli:${path.basename(file)}`,
         actor,

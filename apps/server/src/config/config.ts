@@ -272,3 +272,11 @@ function readProcessEnv(): Record<string, string | undefined> {
 
 /** The repository root, for scripts that need to find shipped content. */
 export const paths = { repoRoot };
+
+/**
+ * The directory a command was typed in. npm runs workspace scripts in the workspace (apps/server) and passes the
+ * caller's directory as INIT_CWD, so a CLI resolves relative paths against this, not `process.cwd()`.
+ */
+export function invocationDirectory(env: Record<string, string | undefined> = process.env): string {
+  return env.INIT_CWD ?? process.cwd();
+}
