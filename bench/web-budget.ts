@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromiumPath } from '../e2e/support/chromium';
+import { chromiumPath, offlineChromiumFlags } from '../e2e/support/chromium';
 import { startServer } from '../e2e/support/server';
 import { buildBareApp, initialJsGzipBytes } from './lib/bare-app';
 import { repoRoot } from './lib/spawn-server';
@@ -14,17 +14,7 @@ import { fmt } from './lib/stats';
 const GOAL_RATIO = 1.3;
 const CEILING_RATIO = 1.5;
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const chromeFlags = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+const chromeFlags = ['--headless=new', ...offlineChromiumFlags];
 
 /** Initial-JS gzip bytes of apps/web/dist (built by `npm run bench`) over the bare app's. */
 export async function bundleRatio(): Promise<{ web: number; bare: number; ratio: number }> {

@@ -13,8 +13,7 @@ if (!hasChromium) {
 }
 
 /** Flags that work here as root, offline: no sandbox, no GPU, no background calls to Google. */
-const flags = [
-  '--headless',
+export const offlineChromiumFlags = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -26,5 +25,9 @@ const flags = [
 ];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: flags, headless: true });
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', ...offlineChromiumFlags],
+    headless: true,
+  });
 }
