@@ -8,6 +8,11 @@ export const MODAL_BACKDROP_DELAY_MS = 10;
 export const MODAL_CLOSE_MS = 300;
 /** Server data stays fresh for 5 minutes (SPEC §7). */
 export const QUERY_STALE_TIME_MS = 5 * 60 * 1000;
+/**
+ * The main page waits at most this long for its first screen's data before painting (loading states then
+ * stand in for whatever has not arrived).
+ */
+export const FIRST_SCREEN_WAIT_MS = 1000;
 /** What's New asks for page 1 of 50 announcements. */
 export const ANNOUNCEMENTS_PAGE = 1;
 export const ANNOUNCEMENTS_PAGE_SIZE = 50;

@@ -43,9 +43,10 @@ export const accountQueryOptions = () =>
   queryOptions({
     queryKey: accountKeys.me(),
     queryFn: ({ signal }) => checkAccount(signal),
-    // Re-checked every 30 s; focus and storage events are wired by useAccountRechecks.
+    // Re-checked every 30 s; focus and storage events are wired by useAccountRechecks. An answer stands until
+    // the next re-check, so the page mounting right after the first-screen check does not ask again.
     refetchInterval: ACCOUNT_RECHECK_MS,
-    staleTime: 0,
+    staleTime: ACCOUNT_RECHECK_MS,
     retry: false,
   });
 

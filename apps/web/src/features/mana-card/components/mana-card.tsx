@@ -1,8 +1,9 @@
+import { Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import type { AccountState } from '../../account/api/get-account';
 import { clearPendingReferrer, usePendingReferrer } from '../../referrals/pending-referrer';
 import { CardFrame } from './card-frame';
-import { LinkedCard } from './linked-card';
+import { LazyLinkedCard } from './lazy-linked-card';
 import { UnlinkedCard } from './unlinked-card';
 
 type ManaCardProps = { account: AccountState; onLink: () => void; linking: boolean };
@@ -11,13 +12,12 @@ type ManaCardProps = { account: AccountState; onLink: () => void; linking: boole
 export function ManaCard({ account, onLink, linking }: ManaCardProps) {
   const pendingReferrer = usePendingReferrer();
   const navigate = useNavigate();
-  if (account.isLoading) {
-    return (
-      <CardFrame label="Mana card" busy>
-        <p className="m-auto text-sm text-violet-200/80">Loading your card…</p>
-      </CardFrame>
-    );
-  }
+  const loadingCard = (
+    <CardFrame label="Mana card" busy>
+      <p className="m-auto text-sm text-violet-200/80">Loading your card…</p>
+    </CardFrame>
+  );
+  if (account.isLoading) return loadingCard;
   if (!account.connected || !account.handle) {
     return (
       <UnlinkedCard
@@ -31,5 +31,9 @@ export function ManaCard({ account, onLink, linking }: ManaCardProps) {
       />
     );
   }
-  return <LinkedCard handle={account.handle} avatarUrl={account.avatarUrl} />;
+  return (
+    <Suspense fallback={loadingCard}>
+      <LazyLinkedCard handle={account.handle} avatarUrl={account.avatarUrl} />
+    </Suspense>
+  );
 }

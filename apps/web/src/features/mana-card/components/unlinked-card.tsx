@@ -25,7 +25,13 @@ export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferra
         disabled={linking}
         className={`group flex h-full w-full flex-col items-center justify-center gap-4 rounded-3xl px-2 text-center transition hover:bg-white/5 disabled:cursor-wait focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-gold ${pendingReferrer ? 'pb-12' : ''}`}
       >
-        <img src="/art/mana-crystals.svg" alt="" className="w-3/5 transition group-hover:scale-105" />
+        <img
+          src="/art/mana-crystals.svg"
+          alt=""
+          width={240}
+          height={200}
+          className="h-auto w-3/5 transition group-hover:scale-105"
+        />
         <span className="text-[clamp(1.6rem,8vw,2.25rem)] font-black uppercase leading-none tracking-wide text-gold drop-shadow">
           Earn more Mana
         </span>
