@@ -108,6 +108,47 @@ describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', ()
     expect(errors).toEqual([]);
   });
 
+  it('paints the first screen once, whole, from the answers index.html preloads', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 900 } });
+    try {
+      // Records every loading state the page ever shows, from the first byte on.
+      await context.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { loadingStatesSeen: string[] }).loadingStatesSeen = seen;
+        new MutationObserver(() => {
+          if (document.querySelector('img[alt="Loading leaderboard"]')) seen.push('leaderboard');
+          if (document.body?.textContent?.includes('Loading your card…')) seen.push('card');
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const page = await context.newPage();
+      const errors = watchPageErrors(page);
+      const calls: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (/^\/(api|me|referrals)\//.test(url.pathname)) calls.push(`${url.pathname}${url.search}`);
+      });
+      await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+      await page.getByRole('table').getByRole('row').nth(1).waitFor();
+
+      expect(
+        await page.evaluate(() => (window as unknown as { loadingStatesSeen: string[] }).loadingStatesSeen),
+      ).toEqual([]);
+      // Each preloaded answer is used by the app's own call (one request each), and a first visit has no id yet,
+      // so it is not connected without asking.
+      for (const preloaded of [
+        '/api/public/branding',
+        '/api/public/config',
+        '/api/programme',
+        '/api/mana?limit=20',
+      ])
+        expect(calls.filter((call) => call === preloaded)).toHaveLength(1);
+      expect(calls.filter((call) => call.startsWith('/me/account'))).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('splits video and card 72/28 from 1280 px; narrower, the card alone at most md wide', async () => {
     const { page } = await open(1280);
     for (const width of [1280, 1600]) {
