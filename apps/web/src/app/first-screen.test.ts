@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { accountKeys } from '../features/account/api/get-account';
 import { brandingQueryOptions } from '../features/branding/api/get-branding';
+import { brandingRoutes, testProgramme } from '../features/branding/testing/demo-branding';
 import { programmeQueryOptions } from '../features/how-to-earn/api/get-programme';
 import { authorsQueryOptions } from '../features/leaderboard/api/get-authors';
 import { getBrowserId } from '../lib/browser-id';
@@ -15,34 +16,8 @@ const board = {
 };
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-const page = { title: 'A page', paragraphs: ['Its text.'] };
-const branding = {
-  success: true,
-  data: { faq: [page, page, page], howToEarn: [page, page, page, page, page] },
-};
-const programme = {
-  success: true,
-  data: {
-    version: 1,
-    keywords: ['manaboard'],
-    hashtags: [],
-    officialHandles: [],
-    weights: { like: 1, reply: 2, repost: 2, quote: 3 },
-    linkedMultiplier: 3,
-    dailyLimit: 5,
-    refreshWindowDays: 7,
-    referralReward: 50,
-    interactionRewards: { like: 1, reply: 3, repost: 2 },
-    settleAfterHours: 24,
-    settleByHours: 72,
-  },
-};
 /** Every first-screen call answered (the public config answers by default). */
-const firstScreenRoutes = {
-  'GET /api/mana': json(board),
-  'GET /api/public/branding': json(branding),
-  'GET /api/programme': json(programme),
-};
+const firstScreenRoutes = { ...brandingRoutes(), 'GET /api/mana': json(board) };
 // Far beyond the test's own time-out: a test that passes was not released by the deadline.
 const NO_DEADLINE = 60_000;
 const openingBoardKey = authorsQueryOptions({ weekly: false, search: '' }).queryKey;
@@ -75,9 +50,7 @@ describe('prefetchFirstScreen', () => {
     expect(client.getQueryData(brandingQueryOptions().queryKey)).toMatchObject({
       data: { programmeName: 'Manaboard' },
     });
-    expect(client.getQueryData(programmeQueryOptions().queryKey)).toMatchObject({
-      data: { referralReward: 50 },
-    });
+    expect(client.getQueryData(programmeQueryOptions().queryKey)).toMatchObject({ data: testProgramme });
     const called = fetchMock.mock.calls.map(([input]) => new URL(input, 'http://localhost').pathname);
     expect(called).toEqual(
       expect.arrayContaining(['/api/public/branding', '/api/public/config', '/api/programme', '/api/mana']),
