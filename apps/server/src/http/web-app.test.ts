@@ -28,6 +28,21 @@ describe('serving the built web app', () => {
     },
   );
 
+  it("preloads the first screen's data on the main page only", async () => {
+    const page = async (url: string) =>
+      (await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } })).body;
+    for (const url of ['/', '/r/someone']) {
+      expect(await page(url)).toContain('<link rel="preload" href="/api/public/branding" as="fetch"');
+      expect(await page(url)).toContain('<link rel="preload" href="/api/mana?limit=20" as="fetch"');
+    }
+    for (const url of ['/auth/callback?code=1', '/linked', '/no/such/page']) {
+      const html = await page(url);
+      expect(html).not.toContain('as="fetch"');
+      expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />');
+      expect(html).toContain('<div id="root">');
+    }
+  });
+
   it('caches hashed assets for a year, immutable, and compresses them', async () => {
     const response = await t.app.inject({
       method: 'GET',

@@ -8,6 +8,15 @@ import { routeFamilyOf } from './route-families';
 /** Client-side routes of the SPA (SPEC §2) that answer with index.html. */
 export const spaRoutes = ['/', '/r/:handle', '/auth/callback', '/linked'] as const;
 
+/** The main page's paths: the only ones whose first screen uses index.html's data preloads. */
+const mainPageRoutes: ReadonlySet<string> = new Set(['/', '/r/:handle']);
+
+/**
+ * index.html's preloads of the main page's first-screen calls (`as="fetch"`, apps/web/src/app/first-screen.ts).
+ * The auth-return and 404 pages get index.html without them: they would fetch data nothing there reads.
+ */
+const DATA_PRELOAD = /[ \t]*<link rel="preload"[^>]*\bas="fetch"[^>]*>\r?\n?/g;
+
 const immutable = 'public, max-age=31536000, immutable';
 
 function cacheControlFor(filePath: string): string {
@@ -46,7 +55,7 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
     });
   }
 
-  const sendIndex = (reply: FastifyReply, status = 200) => {
+  const sendIndex = async (reply: FastifyReply, status = 200, mainPage = false) => {
     if (!built) {
       return reply
         .code(503)
@@ -54,11 +63,17 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
         .header('Cache-Control', 'no-store')
         .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
     }
-    return reply.code(status).header('Cache-Control', 'no-cache').sendFile('index.html');
+    // Read on every request (2 KB): a rebuild under a running server is served at once.
+    const html = await fs.promises.readFile(indexFile, 'utf8');
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .send(mainPage ? html : html.replace(DATA_PRELOAD, ''));
   };
 
   for (const route of spaRoutes) {
-    app.get(route, (_request, reply) => sendIndex(reply));
+    app.get(route, (_request, reply) => sendIndex(reply, 200, mainPageRoutes.has(route)));
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -11,7 +11,13 @@ export async function writeMinimalWebDist(): Promise<string> {
   await fs.mkdir(path.join(dir, 'assets'), { recursive: true });
   await fs.writeFile(
     path.join(dir, 'index.html'),
-    '<!doctype html><title>Manaboard</title><div id="root"></div>',
+    [
+      '<!doctype html><title>Manaboard</title>',
+      '    <link rel="preload" href="/api/public/branding" as="fetch" crossorigin="anonymous" />',
+      '    <link rel="preload" href="/api/mana?limit=20" as="fetch" crossorigin="anonymous" />',
+      '    <link rel="icon" type="image/svg+xml" href="/favicon.svg" />',
+      '<div id="root"></div>',
+    ].join('\n'),
   );
   await fs.writeFile(
     path.join(dir, 'assets', 'index-abc123.js'),
