@@ -1,9 +1,12 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { brandingRoutes } from '../features/branding/testing/demo-branding';
+import { getBrowserId } from '../lib/browser-id';
 import { fakeReferralService } from '../test/fake-referral-service';
 import { renderWithProviders } from '../test/render-with-providers';
 import { AppRoutes } from './router';
+
+afterEach(() => localStorage.clear());
 
 describe('AppRoutes (SPEC §2)', () => {
   it.each(['/', '/r/@someone', '/r/someone'])('renders the main page frame at %s', async (path) => {
@@ -20,6 +23,9 @@ describe('AppRoutes (SPEC §2)', () => {
   });
 
   it.each(['/auth/callback', '/linked'])('renders the auth-return overlay at %s', async (path) => {
+    // A browser that started linking (it has an id) and whose account check has not answered yet.
+    getBrowserId();
+    fakeReferralService({ 'GET /me/account': () => new Promise<Response>(() => undefined) });
     renderWithProviders(<AppRoutes />, path);
     const overlay = await screen.findByRole('status');
     expect(overlay.className).toContain('bg-black');

@@ -24,6 +24,19 @@ describe('apiRequest identity headers (SPEC §6–§7)', () => {
     expect(requestsTo(fetchMock, 'GET /csrf-token')).toHaveLength(0);
   });
 
+  it('sends an anonymous public read like its preload: no id, no content type, and it makes no id', async () => {
+    const fetchMock = fakeReferralService({ 'GET /api/programme': ok({ done: true }) });
+    await apiRequest('/api/programme', { schema, anonymous: true });
+    const [read] = requestsTo(fetchMock, 'GET /api/programme');
+    expect(read?.headers.get('X-User-Id')).toBeNull();
+    expect(read?.headers.get('Content-Type')).toBeNull();
+    expect(read?.headers.get('Accept')).toBe('application/json');
+    expect(localStorage.getItem(STORAGE_KEYS.browserId)).toBeNull();
+    await expect(
+      apiRequest('/referrals/apply', { method: 'POST', body: {}, schema, anonymous: true }),
+    ).rejects.toThrow('a write cannot be anonymous');
+  });
+
   it('fetches a CSRF token for the first write, stores it with a 23 h expiry and reuses it', async () => {
     vi.useFakeTimers({ now: new Date('2026-11-23T06:00:00Z'), toFake: ['Date'] });
     const fetchMock = fakeReferralService({ 'POST /referrals/apply': ok({ done: true }) });

@@ -27,6 +27,12 @@ export type ApiRequestOptions<S extends z.ZodMiniType> = {
   /** The caller's signal (TanStack Query's, say): aborting it rejects with the abort reason, not an ApiError. */
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * A public read sent exactly as index.html preloads it: no browser id, no content type (a GET has no body).
+   * Browsers hand a preloaded answer only to a request like the preload (WebKit compares the headers), and such
+   * a read neither needs the id nor creates one.
+   */
+  anonymous?: boolean;
 };
 
 type HeadersProvider = (method: HttpMethod) => Promise<Record<string, string>> | Record<string, string>;
@@ -112,13 +118,15 @@ async function send<S extends z.ZodMiniType>(
   csrfToken: string | null,
 ): Promise<z.infer<S>> {
   const method = options.method ?? 'GET';
-  const headers = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json',
-    [USER_ID_HEADER]: getBrowserId(),
-    ...(csrfToken ? { [CSRF_HEADER]: csrfToken } : {}),
-    ...(await extraHeaders(method)),
-  };
+  const headers: Record<string, string> = options.anonymous
+    ? { Accept: 'application/json' }
+    : {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        [USER_ID_HEADER]: getBrowserId(),
+        ...(csrfToken ? { [CSRF_HEADER]: csrfToken } : {}),
+        ...(await extraHeaders(method)),
+      };
   const init: RequestInit = {
     method,
     headers,
@@ -189,7 +197,9 @@ export async function apiRequest<S extends z.ZodMiniType>(
   path: string,
   options: ApiRequestOptions<S>,
 ): Promise<z.infer<S>> {
-  if (!writeMethods.has(options.method ?? 'GET')) return send(path, options, null);
+  const write = writeMethods.has(options.method ?? 'GET');
+  if (write && options.anonymous) throw new Error('apiRequest: a write cannot be anonymous');
+  if (!write) return send(path, options, null);
   try {
     return await send(path, options, await csrfTokenFor('write', options.signal));
   } catch (error) {

@@ -11,7 +11,8 @@ export const publicConfigKeys = {
 export const publicConfigQueryOptions = () =>
   queryOptions({
     queryKey: publicConfigKeys.all,
-    queryFn: ({ signal }) => apiRequest('/api/public/config', { schema: publicConfigResponseSchema, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest('/api/public/config', { schema: publicConfigResponseSchema, signal, anonymous: true }),
     // Fixed for the life of the server process.
     staleTime: Infinity,
   });

@@ -11,7 +11,8 @@ export const brandingKeys = {
 export const brandingQueryOptions = () =>
   queryOptions({
     queryKey: brandingKeys.all,
-    queryFn: ({ signal }) => apiRequest('/api/public/branding', { schema: brandingResponseSchema, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest('/api/public/branding', { schema: brandingResponseSchema, signal, anonymous: true }),
     select: (response) => response.data,
     // Fixed for the life of the server process.
     staleTime: Infinity,

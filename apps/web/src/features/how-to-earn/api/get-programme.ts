@@ -11,7 +11,8 @@ export const programmeKeys = {
 export const programmeQueryOptions = () =>
   queryOptions({
     queryKey: programmeKeys.all,
-    queryFn: ({ signal }) => apiRequest('/api/programme', { schema: programmeResponseSchema, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest('/api/programme', { schema: programmeResponseSchema, signal, anonymous: true }),
     select: (response) => response.data,
   });
 

@@ -16,6 +16,7 @@ export async function getAuthors(
 ): Promise<AuthorsPage> {
   const { data } = await apiRequest('/api/mana', {
     schema: manaResponseSchema,
+    anonymous: true,
     query: {
       limit: params.limit,
       offset: params.offset || undefined,
