@@ -18,9 +18,9 @@ import { searchJob } from '../apps/server/src/jobs/search.job';
 import { readState } from '../apps/server/src/modules/mana/ingest-state.repository';
 import { activeRules } from '../apps/server/src/modules/programme/programme.service';
 import { startBenchServer } from './lib/spawn-server';
-import { fmt, median, ratio } from './lib/stats';
+import { benchRounds, fmt, median, ratio } from './lib/stats';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = benchRounds();
 /** Members of the simulated world: ~7 tracked posts each (BENCH_INGEST_MEMBERS to change the size). */
 const members = Number(process.env.BENCH_INGEST_MEMBERS ?? 13_700);
 /** Rows per bare statement: a search page (what the worker stores at a time), and a larger batch. */

@@ -4,9 +4,9 @@
 import { dropPgSeed, ensureSeeded, label, type BenchDbKind, type SeedSize } from './lib/mana-db';
 import { sideBySide } from './lib/side-by-side';
 import { startBenchServer, type BenchServer } from './lib/spawn-server';
-import { fmt } from './lib/stats';
+import { benchRounds, fmt } from './lib/stats';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = benchRounds();
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 
 /** 10k authors / 100k posts on PGlite, 100k / 1M on PostgreSQL (BENCH_<KIND>_AUTHORS / _POSTS to change). */

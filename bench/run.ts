@@ -8,11 +8,11 @@ import { ingestBench } from './ingest';
 import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
 import { repoRoot, startBenchServer, timeToFirst200, tsxCli } from './lib/spawn-server';
-import { fmt, median, ratio } from './lib/stats';
+import { benchRounds, fmt, median, ratio } from './lib/stats';
 import { firstLeaderboardRow } from './web-first-row';
 import { webBudget } from './web-budget';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = benchRounds();
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 
 async function announcementsThroughput(): Promise<void> {

@@ -13,9 +13,9 @@ import { activeRules } from '../apps/server/src/modules/programme/programme.serv
 import type { PostMetrics, SocialPost } from '../apps/server/src/social/social-network';
 import { sizeOf } from './leaderboard';
 import { dropPgSeed, ensureSeeded, label, openSeeded, type BenchDbKind, type SeededDb } from './lib/mana-db';
-import { fmt, median, ratio } from './lib/stats';
+import { benchRounds, fmt, median, ratio } from './lib/stats';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = benchRounds();
 const CHANGED = Number(process.env.BENCH_CHANGED_POSTS ?? 1000);
 
 /** A copy of a seeded PGlite directory (the benchmark writes), or the PostgreSQL seed itself. */

@@ -9,9 +9,9 @@ import { chromiumPath, offlineChromiumFlags } from '../e2e/support/chromium';
 import { startServer } from '../e2e/support/server';
 import { buildBareApp, initialJsGzipBytes } from './lib/bare-app';
 import { repoRoot } from './lib/spawn-server';
-import { fmt, median } from './lib/stats';
+import { benchRounds, fmt, median } from './lib/stats';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = benchRounds();
 const GOAL_RATIO = 1.3;
 const CEILING_RATIO = 1.5;
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;

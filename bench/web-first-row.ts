@@ -6,9 +6,9 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../e2e/support/chromium';
 import { buildBareApp } from './lib/bare-app';
 import { startBenchServer } from './lib/spawn-server';
-import { fmt, median, ratio } from './lib/stats';
+import { benchRounds, fmt, median, ratio } from './lib/stats';
 
-const rounds = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
+const rounds = benchRounds(3);
 const CPU_SLOWDOWN = 4;
 
 type Probe = 'first-row' | 'first-paint';

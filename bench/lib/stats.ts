@@ -8,3 +8,12 @@ export function median(values: number[]): number {
 
 export const ratio = (a: number, b: number) => (b === 0 ? Number.NaN : a / b);
 export const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+/** Rounds per figure: `BENCH_ROUNDS` (default 3), at least `min`; anything but a positive whole number stops the run. */
+export function benchRounds(min = 1): number {
+  const raw = process.env.BENCH_ROUNDS ?? '3';
+  const rounds = Number(raw);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`BENCH_ROUNDS must be a positive whole number, not ${raw}`);
+  return Math.max(min, rounds);
+}
