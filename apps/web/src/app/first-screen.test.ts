@@ -4,26 +4,40 @@ import { brandingQueryOptions } from '../features/branding/api/get-branding';
 import { brandingRoutes, testProgramme } from '../features/branding/testing/demo-branding';
 import { programmeQueryOptions } from '../features/how-to-earn/api/get-programme';
 import { authorsQueryOptions } from '../features/leaderboard/api/get-authors';
+import { community } from '../features/leaderboard/components/leaderboard.test-support';
 import { getBrowserId } from '../lib/browser-id';
 import { createQueryClient } from '../lib/query-client';
 import { publicConfigKeys } from '../lib/public-config';
 import { fakeReferralService, ok, requestsTo } from '../test/fake-referral-service';
 import { isMainPagePath, prefetchFirstScreen } from './first-screen';
 
+// The chunks the first screen warms, observed (their loading is React.lazy's business, tested elsewhere).
+const preloads = vi.hoisted(() => ({
+  linkedCard: vi.fn(() => Promise.resolve()),
+  videoFacade: vi.fn(() => Promise.resolve()),
+}));
+vi.mock('../features/mana-card/components/lazy-linked-card', () => ({
+  preloadLinkedCard: preloads.linkedCard,
+}));
+vi.mock('../features/video/components/lazy-video-facade', () => ({
+  preloadVideoFacade: preloads.videoFacade,
+}));
+
 const board = {
   success: true,
   data: { authors: [], total: 0, period: 'all', updatedAt: null },
 };
-const json = (body: unknown) =>
-  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 /** Every first-screen call answered (the public config answers by default). */
-const firstScreenRoutes = { ...brandingRoutes(), 'GET /api/mana': json(board) };
+const firstScreenRoutes = { ...brandingRoutes(), 'GET /api/mana': community(board) };
 // Far beyond the test's own time-out: a test that passes was not released by the deadline.
 const NO_DEADLINE = 60_000;
 const openingBoardKey = authorsQueryOptions({ weekly: false, search: '' }).queryKey;
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
+  preloads.linkedCard.mockClear();
+  preloads.videoFacade.mockClear();
   localStorage.clear();
 });
 
@@ -80,6 +94,27 @@ describe('prefetchFirstScreen', () => {
     await prefetchFirstScreen(client, '/', NO_DEADLINE);
     expect(requestsTo(fetchMock, 'GET /me/account')).toHaveLength(1);
     expect(client.getQueryData(accountKeys.me())).toEqual(alice);
+    expect(preloads.linkedCard).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads no linked card for a browser that is not linked, and no inline video on a narrow screen', async () => {
+    getBrowserId();
+    const notLinked = { connected: false, handle: null, avatarUrl: null };
+    fakeReferralService({ ...firstScreenRoutes, 'GET /me/account': ok(notLinked) });
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query }));
+    await prefetchFirstScreen(createQueryClient(), '/', NO_DEADLINE);
+    expect(preloads.linkedCard).not.toHaveBeenCalled();
+    expect(preloads.videoFacade).not.toHaveBeenCalled();
+  });
+
+  it('loads the inline video with the first screen from 1280 px', async () => {
+    fakeReferralService(firstScreenRoutes);
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(min-width: 1280px)',
+      media: query,
+    }));
+    await prefetchFirstScreen(createQueryClient(), '/', NO_DEADLINE);
+    expect(preloads.videoFacade).toHaveBeenCalledTimes(1);
   });
 
   it('stops waiting after waitMs and leaves the slow call to its query', async () => {

@@ -1,31 +1,39 @@
-import { lazy } from 'react';
+import { lazyWithPreload } from '../lib/lazy-with-preload';
 
 // Modals stay out of the first load: each is its own chunk, fetched on intent (pointer or focus on its
 // trigger) or at the latest on first open.
-const loaders = {
-  updates: () => import('../features/announcements/components/whats-new-modal'),
-  faq: () => import('../features/faq/components/faq-modal'),
-  'how-to-earn': () => import('../features/how-to-earn/components/how-to-earn-modal'),
-  maker: () => import('../features/maker/components/maker-modal'),
-  video: () => import('../features/video/components/video-overlay'),
-} as const;
+const modals = {
+  updates: lazyWithPreload(
+    () => import('../features/announcements/components/whats-new-modal'),
+    (m) => m.WhatsNewModal,
+  ),
+  faq: lazyWithPreload(
+    () => import('../features/faq/components/faq-modal'),
+    (m) => m.FaqModal,
+  ),
+  'how-to-earn': lazyWithPreload(
+    () => import('../features/how-to-earn/components/how-to-earn-modal'),
+    (m) => m.HowToEarnModal,
+  ),
+  maker: lazyWithPreload(
+    () => import('../features/maker/components/maker-modal'),
+    (m) => m.MakerModal,
+  ),
+  video: lazyWithPreload(
+    () => import('../features/video/components/video-overlay'),
+    (m) => m.VideoOverlay,
+  ),
+};
 
-export type LazyModalName = keyof typeof loaders;
+export type LazyModalName = keyof typeof modals;
 
-export const WhatsNewModal = lazy(() => loaders.updates().then((m) => ({ default: m.WhatsNewModal })));
-export const FaqModal = lazy(() => loaders.faq().then((m) => ({ default: m.FaqModal })));
-export const HowToEarnModal = lazy(() =>
-  loaders['how-to-earn']().then((m) => ({ default: m.HowToEarnModal })),
-);
-export const MakerModal = lazy(() => loaders.maker().then((m) => ({ default: m.MakerModal })));
-export const VideoOverlay = lazy(() => loaders.video().then((m) => ({ default: m.VideoOverlay })));
+export const WhatsNewModal = modals.updates.Component;
+export const FaqModal = modals.faq.Component;
+export const HowToEarnModal = modals['how-to-earn'].Component;
+export const MakerModal = modals.maker.Component;
+export const VideoOverlay = modals.video.Component;
 
-/** Warms a modal's chunk; a failure here is harmless (opening the modal loads it again and reports properly). */
+/** Warms a modal's chunk (see lazyWithPreload). */
 export function preloadModal(name: LazyModalName): void {
-  loaders[name]().catch(() => undefined);
-}
-
-/** Kept for callers of the first modal. */
-export function preloadWhatsNewModal(): void {
-  preloadModal('updates');
+  void modals[name].preload();
 }

@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { brandingRoutes, demoBranding } from '../../features/branding/testing/demo-branding';
 import { fakeReferralService } from '../../test/fake-referral-service';
+import { stubWidth } from '../../features/leaderboard/components/leaderboard.test-support';
 import { renderWithProviders } from '../../test/render-with-providers';
 import { MainPage } from './main-page';
 
@@ -13,7 +14,10 @@ async function page() {
   await screen.findByText('© 2025 Manaboard DAO');
 }
 
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
 
 describe('the top bar and its slide-in menu', () => {
   it('lists the links in SPEC order, the two external buttons and the logo', async () => {
@@ -182,10 +186,12 @@ describe('Maker tool', () => {
 
 describe('the video', () => {
   it('is a facade until played, then the no-cookie player; the overlay closes on Esc', async () => {
+    // The inline video is there from 1280 px only.
+    stubWidth(1280);
     await page();
     const slot = screen.getByTestId('video-slot');
     expect(slot.querySelector('iframe')).toBeNull();
-    fireEvent.click(within(slot).getByRole('button', { name: /Play video/ }));
+    fireEvent.click(await within(slot).findByRole('button', { name: /Play video/ }));
     expect(slot.querySelector('iframe')?.getAttribute('src')).toMatch(
       /^https:\/\/www\.youtube-nocookie\.com\/embed\/aqz-KE-bpKQ\?/,
     );

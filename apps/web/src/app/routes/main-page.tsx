@@ -12,7 +12,8 @@ import { ReferralNoticeBanner } from '../../features/mana-card/components/referr
 import { useLinkAccount } from '../../features/mana-card/hooks/use-link-account';
 import { useReferralEntry } from '../../features/mana-card/hooks/use-referral-entry';
 import { TopBar } from '../../features/navigation/components/top-bar';
-import { VideoFacade } from '../../features/video/components/video-facade';
+import { LazyVideoFacade, VideoPlaceholder } from '../../features/video/components/lazy-video-facade';
+import { useMediaQuery, XL_UP } from '../../lib/use-media-query';
 import { FaqModal, HowToEarnModal, MakerModal, VideoOverlay, WhatsNewModal } from '../lazy-modals';
 import { useMainPageModals } from '../use-main-page-modals';
 
@@ -33,6 +34,7 @@ export function MainPage() {
   const referralNotice = useReferralEntry(handle, account.connected);
   const { link, linking } = useLinkAccount();
   const video = branding?.video ?? null;
+  const wide = useMediaQuery(XL_UP);
 
   return (
     <div className="flex min-h-screen flex-col">
@@ -54,7 +56,11 @@ export function MainPage() {
         <div className="grid items-start gap-8 xl:grid-cols-[72fr_28fr]">
           {video ? (
             <section aria-label="Video" className="hidden xl:block" data-testid="video-slot">
-              <VideoFacade video={video} />
+              {wide ? (
+                <Suspense fallback={<VideoPlaceholder />}>
+                  <LazyVideoFacade video={video} />
+                </Suspense>
+              ) : null}
             </section>
           ) : (
             <Suspense fallback={null}>

@@ -48,7 +48,15 @@ export const accountQueryOptions = () =>
     refetchInterval: ACCOUNT_RECHECK_MS,
     staleTime: ACCOUNT_RECHECK_MS,
     retry: false,
+    // A 429 (the only failure that rejects) is skipped and retried at the next re-check (SPEC §4), not again
+    // when the page mounts after the first-screen check.
+    retryOnMount: false,
   });
+
+/** SPEC §4: connected only when the account info says connected and names a handle. */
+export function isConnected(info: AccountInfo | undefined): info is AccountInfo & { handle: string } {
+  return Boolean(info?.connected && info.handle);
+}
 
 export type AccountState = {
   /** Connected only when the server says so and names a handle (SPEC §4). */
@@ -60,7 +68,7 @@ export type AccountState = {
 
 export function useAccount(): AccountState {
   const { data, isPending } = useQuery(accountQueryOptions());
-  const connected = Boolean(data?.connected && data.handle);
+  const connected = isConnected(data);
   return {
     connected,
     handle: connected ? (data?.handle ?? null) : null,

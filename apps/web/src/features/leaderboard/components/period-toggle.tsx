@@ -1,4 +1,4 @@
-import { MD_UP, useMediaQuery } from '../hooks/use-media-query';
+import { MD_UP, useMediaQuery } from '../../../lib/use-media-query';
 
 type PeriodToggleProps = { weekly: boolean; onChange: (weekly: boolean) => void };
 

@@ -6,7 +6,7 @@ import type { BreakdownTarget } from '../../breakdown/breakdown-target';
 import { useAuthorStats } from '../api/get-author-stats';
 import { useAuthors } from '../api/get-authors';
 import type { BoardFilter } from '../api/leaderboard-keys';
-import { SM_UP, useMediaQuery } from '../hooks/use-media-query';
+import { SM_UP, useMediaQuery } from '../../../lib/use-media-query';
 import { leaderboardErrorText } from '../lib/leaderboard-error';
 import { BoardEmpty, BoardError, BoardSpinner } from './board-status';
 import { RankRow, type NarrowColumn } from './rank-row';

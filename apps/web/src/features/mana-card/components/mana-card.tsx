@@ -1,5 +1,7 @@
 import { Suspense } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import { useNavigate } from 'react-router';
+import { ReloadFallback } from '../../../components/ui/reload-fallback';
 import type { AccountState } from '../../account/api/get-account';
 import { clearPendingReferrer, usePendingReferrer } from '../../referrals/pending-referrer';
 import { CardFrame } from './card-frame';
@@ -32,8 +34,16 @@ export function ManaCard({ account, onLink, linking }: ManaCardProps) {
     );
   }
   return (
-    <Suspense fallback={loadingCard}>
-      <LazyLinkedCard handle={account.handle} avatarUrl={account.avatarUrl} />
-    </Suspense>
+    <ErrorBoundary
+      fallback={
+        <CardFrame label="Mana card">
+          <ReloadFallback message="Your card could not be loaded." className="m-auto" />
+        </CardFrame>
+      }
+    >
+      <Suspense fallback={loadingCard}>
+        <LazyLinkedCard handle={account.handle} avatarUrl={account.avatarUrl} />
+      </Suspense>
+    </ErrorBoundary>
   );
 }

@@ -18,6 +18,7 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** Tailwind's sm (640 px) and md (768 px) widths, as the leaderboard's layout switches use them. */
+/** Tailwind's sm (640 px), md (768 px) and xl (1280 px) widths, as the layout switches use them. */
 export const SM_UP = '(min-width: 640px)';
 export const MD_UP = '(min-width: 768px)';
+export const XL_UP = '(min-width: 1280px)';
