@@ -18,6 +18,11 @@ describe('leaderboardQuerySchema', () => {
     expect(leaderboardQuerySchema.safeParse({ limit: ['1', '2'] }).success).toBe(false);
   });
 
+  it('drops control characters from search (PostgreSQL refuses a NUL in text)', () => {
+    expect(leaderboardQuerySchema.parse({ search: '\u0000' }).search).toBe('');
+    expect(leaderboardQuerySchema.parse({ search: 'ru\u0000ne\t_fox\u007f' }).search).toBe('rune_fox');
+  });
+
   it('normalises search: trimmed, lower-cased, a leading @ ignored', () => {
     expect(leaderboardQuerySchema.parse({ search: '  @Rune_Fox ', weekly: 'true' })).toMatchObject({
       search: 'rune_fox',

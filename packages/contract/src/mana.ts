@@ -19,13 +19,21 @@ const flag = (name: string) =>
     z.transform((value: (typeof flagValues)[number]) => value === 'true' || value === '1'),
   );
 
-/** Search text: trimmed, a leading @ ignored; empty means no search. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this matches
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * Search text: control characters dropped (no handle, name or post holds them, and PostgreSQL refuses a NUL in
+ * text), trimmed, a leading @ ignored; empty means no search.
+ */
 const searchText = z.pipe(
   checked(
     z.string({ error: 'search must be text' }),
     z.maxLength(100, { error: 'search must be at most 100 characters' }),
   ),
-  z.transform((value: string) => value.trim().replace(/^@+/, '').toLowerCase()),
+  z.transform((value: string) =>
+    value.replace(CONTROL_CHARACTERS, '').trim().replace(/^@+/, '').toLowerCase(),
+  ),
 );
 
 /**

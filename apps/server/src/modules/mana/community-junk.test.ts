@@ -104,7 +104,14 @@ describe.each(testDatabaseKinds())('community API under junk query strings (%s)'
           expect(response.json().data.length, where).toBeLessThanOrEqual(100);
         }
       }),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        // Found by this property once (PostgreSQL refuses a NUL in text): replayed on every run.
+        examples: [
+          ['/api/posts', 'search=%00', false],
+          ['/api/mana', 'search=a%00b%01', true],
+        ],
+      },
     );
     // Both kinds of answer were exercised: junk refused with 400, and junk the contract accepts served.
     expect(seen.get(200)).toBeGreaterThan(20);
