@@ -132,6 +132,8 @@ describe('search pagination', () => {
             .postsByTime()
             .filter(
               (p) =>
+                // Posts dated after the clock (a reaction the world scheduled) are not out yet.
+                p.createdAt <= world.now() &&
                 p.createdAt >= floor &&
                 /#manaboard(?![a-z0-9_])/i.test(p.text) &&
                 p.ref?.type !== 'retweeted',
@@ -142,7 +144,8 @@ describe('search pagination', () => {
           await app.close();
         },
       ),
-      { numRuns: 15 },
+      // [748, 10] once caught the expectation counting a post dated after the clock: replayed on every run.
+      { numRuns: 15, examples: [[748, 10]] },
     );
   });
 });
