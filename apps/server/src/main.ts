@@ -2,6 +2,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { migrateToLatest } from './db/migrate';
 import { openConfiguredDatabase } from './db/open-from-config';
+import { DatabaseInUseError } from './db/owner-lock';
+import { startOwnerChannel, type OwnerChannel } from './operator/owner-channel';
 import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
 import { openTokenCipher } from './security/token-vault';
 import pino from 'pino';
@@ -30,7 +32,13 @@ const startupLog = { warn: (details: object, message: string) => console.warn(me
 async function main(): Promise<void> {
   const role = roleOf(process.argv.slice(2));
   const config = loadConfig();
-  const database = await openConfiguredDatabase(config);
+  if (role !== 'all' && !config.databaseUrl) {
+    // Two processes on one PGlite directory would each work on their own copy (issue 15).
+    throw new ConfigError(
+      `npm run start:${role} needs PostgreSQL (DATABASE_URL): the embedded database has one owner, so run the API and the worker in one process with npm start.`,
+    );
+  }
+  const database = await openConfiguredDatabase(config, 'server');
   const migration = await migrateToLatest(database.db);
   const simulated = config.x.mode === 'simulated';
   const demo = simulated ? await demoState(database.db, Date.now()) : undefined;
@@ -61,6 +69,20 @@ async function main(): Promise<void> {
           ...(replay ? { demo: replay } : {}),
           onTotalsChanged: () => leaderboardCache?.invalidate(),
         });
+  // Operator commands typed while this server owns the embedded database are carried out here (ADR 008).
+  const socket = database.lock?.record.socket;
+  const channel: OwnerChannel | undefined = socket
+    ? await startOwnerChannel({
+        socket,
+        token: database.lock?.record.token ?? '',
+        context: { db: database.db, monthlyReadCap: config.x.monthlyReadCap },
+        afterWrite: async () => {
+          await worker?.worker.runJob('totals');
+          leaderboardCache?.invalidate();
+        },
+        log,
+      })
+    : undefined;
   log.info(
     {
       database: database.kind,
@@ -87,6 +109,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
+      await channel?.close();
       await worker?.stop();
       await app?.close();
       await database.close();
@@ -108,7 +131,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DatabaseInUseError) {
     console.error(error.message);
   } else {
     console.error('Manaboard failed to start:', error);

@@ -1,12 +1,5 @@
-import os from 'node:os';
-import { parseArgs } from 'node:util';
-import { announcementInputSchema } from '@manaboard/contract';
-import {
-  createAnnouncement,
-  listAll,
-  setAnnouncementStatus,
-} from '../modules/announcements/announcements.service';
-import { withDatabase } from './with-database';
+import { runCommand, flag, noMore, required, UsageError } from './run-command';
+import { runOperatorAction } from './operator-request';
 
 const usage = `Manage What's New announcements (until the operator console exists).
 
@@ -17,60 +10,49 @@ Usage:
   npm run announcements -- archive <id>
   npm run announcements -- unpublish <id>      (back to draft)
 
-Every change is written to the audit log with the operator's user name.`;
+Every change is written to the audit log with the operator's user name. While the server runs on the embedded
+database, the command is carried out by the server.`;
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
+const statusOf = { publish: 'published', archive: 'archived', unpublish: 'draft' } as const;
+
+await runCommand({
+  usage,
   options: {
     title: { type: 'string' },
     content: { type: 'string' },
     url: { type: 'string' },
-    publish: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
+    publish: { type: 'boolean' },
   },
-});
-
-const [command, id] = positionals;
-const actor = `cli:${os.userInfo().username}`;
-
-if (values.help || !command) {
-  console.log(usage);
-  process.exitCode = command || values.help ? 0 : 1;
-} else {
-  await withDatabase(async ({ db }) => {
+  run: async (args) => {
+    const [command, id] = args.positionals;
     switch (command) {
-      case 'list': {
-        const rows = await listAll(db);
-        if (rows.length === 0) console.log('No announcements yet.');
-        for (const a of rows)
-          console.log(`${a.id}  ${a.status.padEnd(9)}  ${a.createdAt.slice(0, 10)}  ${a.title}`);
-        return;
-      }
+      case 'list':
+        noMore(args.positionals, 1);
+        return runOperatorAction('announcements.list', {});
       case 'add': {
-        const parsed = announcementInputSchema.safeParse({
-          title: values.title,
-          content: values.content,
-          url: values.url,
+        noMore(args.positionals, 1);
+        const announcement = {
+          title: required(flag(args, 'title'), '--title'),
+          content: required(flag(args, 'content'), '--content'),
+          ...(flag(args, 'url') ? { url: flag(args, 'url') } : {}),
+        };
+        return runOperatorAction('announcements.add', {
+          announcement,
+          publish: args.values.publish === true,
         });
-        if (!parsed.success) {
-          throw new Error(`Cannot add: ${parsed.error.issues.map((i) => i.message).join('; ')}\n\n${usage}`);
-        }
-        const created = await createAnnouncement(db, parsed.data, { actor, publish: values.publish });
-        console.log(`Added ${created.id} as ${created.status}.`);
-        return;
       }
       case 'publish':
       case 'archive':
-      case 'unpublish': {
-        if (!id)
-          throw new Error(`Which announcement? ${command} needs an id (see: npm run announcements -- list).`);
-        const status = command === 'publish' ? 'published' : command === 'archive' ? 'archived' : 'draft';
-        const updated = await setAnnouncementStatus(db, id, status, { actor });
-        console.log(`${updated.id} is now ${updated.status}.`);
-        return;
-      }
+      case 'unpublish':
+        noMore(args.positionals, 2);
+        return runOperatorAction('announcements.status', {
+          id: required(id, `announcement id (${command} <id>; see: npm run announcements -- list)`),
+          status: statusOf[command],
+        });
+      case undefined:
+        throw new UsageError('Missing command.');
       default:
-        throw new Error(`Unknown command "${command}".\n\n${usage}`);
+        throw new UsageError(`Unknown command "${command}".`);
     }
-  });
-}
+  },
+});

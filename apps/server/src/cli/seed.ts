@@ -1,8 +1,14 @@
-import { seedDemoAnnouncementsDetailed } from '../modules/announcements/demo-seed';
-import { withDatabase } from './with-database';
+import { runOperatorAction } from './operator-request';
+import { noMore, runCommand } from './run-command';
 
 /** `npm run db:seed`: writes the demo content; running it again adds nothing. */
-await withDatabase(async (database) => {
-  const { added, total } = await seedDemoAnnouncementsDetailed(database.db);
-  console.log(`Demo announcements: ${added} added (${total - added} already present).`);
+await runCommand({
+  usage: `Add the demo announcements (those already present are kept as they are).
+
+Usage:
+  npm run db:seed`,
+  run: async (args) => {
+    noMore(args.positionals, 0);
+    return runOperatorAction('db.seed', {});
+  },
 });

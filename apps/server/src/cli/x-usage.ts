@@ -1,9 +1,14 @@
-import { loadConfig } from '../config/config';
-import { formatUsageReport, XBudget } from '../integrations/x/x-budget';
-import { withDatabase } from './with-database';
+import { runOperatorAction } from './operator-request';
+import { noMore, runCommand } from './run-command';
 
 /** `npm run x:usage`: what the programme spent on X this month, per endpoint, against the read cap. */
-await withDatabase(async (database) => {
-  const budget = new XBudget(database.db, loadConfig().x.monthlyReadCap);
-  console.log(formatUsageReport(await budget.thisMonth()));
+await runCommand({
+  usage: `What the programme spent on X this month, per endpoint, against the monthly read cap.
+
+Usage:
+  npm run x:usage`,
+  run: async (args) => {
+    noMore(args.positionals, 0);
+    return runOperatorAction('x.usage', {});
+  },
 });

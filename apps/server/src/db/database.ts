@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
 import type { Database } from './schema';
 
 export type DatabaseHandle = {
@@ -13,27 +14,45 @@ export type DatabaseHandle = {
   /** True when the database answers a trivial query. */
   ping: () => Promise<boolean>;
   close: () => Promise<void>;
+  /** The owner lock of an embedded data directory (none in memory or on PostgreSQL). */
+  lock?: OwnerLock;
 };
 
 export type DatabaseOptions =
-  | { kind: 'pglite'; dataDir?: string }
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      /** Who opens it (see owner-lock.ts); 'command' unless the server says so. */
+      owner?: OwnerRole;
+      /** The socket a server will take operator commands on, recorded in its lock. */
+      socket?: string;
+    }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 /**
  * Opens the database: embedded PGlite (data in `dataDir`, or in memory when it is omitted) or PostgreSQL.
  * `schema` puts every table of a PostgreSQL connection in that schema (tests use one schema per file).
+ * A data directory is opened by one process at a time: its owner lock is taken first (DatabaseInUseError when
+ * another live process holds it) and released on close.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   let db: Kysely<Database>;
+  let lock: OwnerLock | undefined;
   if (options.kind === 'pglite') {
     let dataDir: string | undefined;
     if (options.dataDir) {
+      lock = await acquireOwnerLock(options.dataDir, options.owner ?? 'command', options.socket);
       dataDir = path.join(options.dataDir, 'pglite');
       await fs.mkdir(dataDir, { recursive: true });
     }
-    // pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL.
-    const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
-    db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    try {
+      // pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL.
+      const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+      db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    } catch (error) {
+      await lock?.release();
+      throw error;
+    }
   } else {
     const pool = new pg.Pool({
       connectionString: options.url,
@@ -53,6 +72,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         return false;
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        await lock?.release();
+      }
+    },
+    ...(lock ? { lock } : {}),
   };
 }

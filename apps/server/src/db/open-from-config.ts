@@ -1,11 +1,23 @@
 import type { Config } from '../config/config';
+import { ownerSocketPath } from '../operator/owner-socket';
 import { openDatabase, type DatabaseHandle } from './database';
+import type { OwnerRole } from './owner-lock';
 
-/** Opens the database the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
+/**
+ * Opens the database the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR,
+ * owned by this process (DatabaseInUseError when another live process owns it). The server records the socket
+ * it takes operator commands on in its lock.
+ */
 export function openConfiguredDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  owner: OwnerRole = 'command',
 ): Promise<DatabaseHandle> {
   return config.databaseUrl
     ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
-    : openDatabase({ kind: 'pglite', dataDir: config.dataDir });
+    : openDatabase({
+        kind: 'pglite',
+        dataDir: config.dataDir,
+        owner,
+        ...(owner === 'server' ? { socket: ownerSocketPath(config.dataDir) } : {}),
+      });
 }

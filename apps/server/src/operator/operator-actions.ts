@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { announcementInputSchema } from '@manaboard/contract';
+import type { Database } from '../db/schema';
+import { formatUsageReport, XBudget } from '../integrations/x/x-budget';
+import {
+  createAnnouncement,
+  listAll,
+  setAnnouncementStatus,
+} from '../modules/announcements/announcements.service';
+import { seedDemoAnnouncementsDetailed } from '../modules/announcements/demo-seed';
+import { setAuthorDisqualified } from '../modules/mana/disqualification.service';
+import { allStates } from '../modules/mana/ingest-state.repository';
+import { changeRules } from '../modules/mana/rescore.service';
+import { rebuildAllTotals } from '../modules/mana/totals.service';
+import { activeRules } from '../modules/programme/programme.service';
+
+/** What an action runs with: the database of whoever owns it, the operator's name and the read cap. */
+export type OperatorContext = { db: Kysely<Database>; actor: string; monthlyReadCap: number | undefined };
+
+/**
+ * One operator action: the same code whether the command opened the database itself or the running server (its
+ * owner) runs it on the command's behalf. The input is validated here, so the socket trusts nothing it is sent.
+ */
+export type OperatorAction = {
+  /** True when it writes: the owner then recomputes totals and drops its cached pages. */
+  writes: boolean;
+  run: (context: OperatorContext, input: unknown) => Promise<string>;
+};
+
+function action<S extends z.ZodType>(
+  schema: S,
+  writes: boolean,
+  run: (context: OperatorContext, input: z.output<S>) => Promise<string>,
+): OperatorAction {
+  return {
+    writes,
+    run: (context, input) => {
+      const parsed = schema.safeParse(input);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
+        return Promise.reject(new Error(`Invalid input: ${problems.join('; ')}`));
+      }
+      return run(context, parsed.data);
+    },
+  };
+}
+
+const none = z.object({}).strict();
+
+export const operatorActions = {
+  'announcements.list': action(none, false, async ({ db }) => {
+    const rows = await listAll(db);
+    if (rows.length === 0) return 'No announcements yet.';
+    return rows
+      .map((a) => `${a.id}  ${a.status.padEnd(9)}  ${a.createdAt.slice(0, 10)}  ${a.title}`)
+      .join('\n');
+  }),
+  'announcements.add': action(
+    z.object({ announcement: announcementInputSchema, publish: z.boolean() }),
+    true,
+    async ({ db, actor }, { announcement, publish }) => {
+      const created = await createAnnouncement(db, announcement, { actor, publish });
+      return `Added ${created.id} as ${created.status}.`;
+    },
+  ),
+  'announcements.status': action(
+    z.object({ id: z.string().min(1), status: z.enum(['published', 'archived', 'draft']) }),
+    true,
+    async ({ db, actor }, { id, status }) => {
+      const updated = await setAnnouncementStatus(db, id, status, { actor });
+      return `${updated.id} is now ${updated.status}.`;
+    },
+  ),
+  'mana.qualification': action(
+    z.object({ handle: z.string().min(1), disqualified: z.boolean(), reason: z.string().trim().min(1) }),
+    true,
+    async ({ db, actor }, input) => {
+      const done = await setAuthorDisqualified(db, { ...input, actor });
+      const verb = input.disqualified ? 'Disqualified' : 'Requalified';
+      return `${verb} @${done.handle} (${done.authorId}); referrals changed: ${done.referralsChanged}.`;
+    },
+  ),
+  'mana.rules.show': action(none, false, async ({ db }) => {
+    const { version, rules } = await activeRules(db);
+    return JSON.stringify({ version, rules }, null, 2);
+  }),
+  'mana.rules.change': action(
+    z.object({ rules: z.unknown(), file: z.string().min(1), source: z.string().min(1) }),
+    true,
+    async ({ db, actor }, input) => {
+      const change = await changeRules(db, input.rules, { source: input.source, actor, now: new Date() });
+      if (change.unchanged) {
+        return `The rules in ${input.file} are those in force (v${change.version}); nothing stored.`;
+      }
+      const r = change.rescore;
+      return `Stored the programme rules v${change.version} (changed: ${change.changedFields.join(', ')}); rescored ${r.recomputedAuthors} authors and ${r.repricedLines} pending interaction lines.`;
+    },
+  ),
+  'mana.jobs': action(none, false, async ({ db }) => {
+    const states = await allStates(db);
+    if (states.length === 0) return 'No job has run yet.';
+    return states
+      .map((s) => {
+        const reset = s.rate_limit_reset_at
+          ? `  rate limit resets ${s.rate_limit_reset_at.toISOString()}`
+          : '';
+        return `${s.job.padEnd(12)} last run ${s.last_run_at?.toISOString() ?? '-'}  next ${s.next_run_at?.toISOString() ?? '-'}  calls ${s.calls_spent}${reset}${s.last_error ? `  last error: ${s.last_error}` : ''}`;
+      })
+      .join('\n');
+  }),
+  'mana.rebuild': action(none, true, async ({ db }) => {
+    const { version, rules } = await activeRules(db);
+    const started = Date.now();
+    const authors = await rebuildAllTotals(db, rules, new Date());
+    return `Rebuilt the totals of ${authors} authors with rules v${version} in ${Date.now() - started} ms.`;
+  }),
+  'db.seed': action(none, true, async ({ db }) => {
+    const { added, total } = await seedDemoAnnouncementsDetailed(db);
+    return `Demo announcements: ${added} added (${total - added} already present).`;
+  }),
+  'x.usage': action(none, false, async ({ db, monthlyReadCap }) => {
+    return formatUsageReport(await new XBudget(db, monthlyReadCap).thisMonth());
+  }),
+} satisfies Record<string, OperatorAction>;
+
+export type OperatorActionName = keyof typeof operatorActions;
+
+export function isOperatorActionName(name: unknown): name is OperatorActionName {
+  return typeof name === 'string' && Object.hasOwn(operatorActions, name);
+}
