@@ -1,5 +1,4 @@
-import { runCommand, flag, noMore, required, UsageError } from './run-command';
-import { runOperatorAction } from './operator-request';
+import { flag, noMore, operate, required, runCommand, UsageError } from './run-command';
 
 const usage = `Manage What's New announcements (until the operator console exists).
 
@@ -28,7 +27,7 @@ await runCommand({
     switch (command) {
       case 'list':
         noMore(args.positionals, 1);
-        return runOperatorAction('announcements.list', {});
+        return operate('announcements.list', {});
       case 'add': {
         noMore(args.positionals, 1);
         const announcement = {
@@ -36,7 +35,7 @@ await runCommand({
           content: required(flag(args, 'content'), '--content'),
           ...(flag(args, 'url') ? { url: flag(args, 'url') } : {}),
         };
-        return runOperatorAction('announcements.add', {
+        return operate('announcements.add', {
           announcement,
           publish: args.values.publish === true,
         });
@@ -45,7 +44,7 @@ await runCommand({
       case 'archive':
       case 'unpublish':
         noMore(args.positionals, 2);
-        return runOperatorAction('announcements.status', {
+        return operate('announcements.status', {
           id: required(id, `announcement id (${command} <id>; see: npm run announcements -- list)`),
           status: statusOf[command],
         });

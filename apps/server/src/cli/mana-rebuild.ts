@@ -1,5 +1,4 @@
-import { runOperatorAction } from './operator-request';
-import { noMore, runCommand } from './run-command';
+import { noMore, operate, runCommand } from './run-command';
 
 /**
  * `npm run mana:rebuild`: recomputes every author's post lines, totals and ranks from the stored posts. The
@@ -14,6 +13,6 @@ Usage:
 While the server runs on the embedded database, the server does the rebuild.`,
   run: async (args) => {
     noMore(args.positionals, 0);
-    return runOperatorAction('mana.rebuild', {});
+    return operate('mana.rebuild', {});
   },
 });

@@ -1,8 +1,5 @@
 import path from 'node:path';
-import { invocationDirectory } from '../config/config';
-import { readRulesFile } from '../modules/programme/programme.service';
-import { runOperatorAction } from './operator-request';
-import { flag, noMore, required, runCommand, UsageError } from './run-command';
+import { flag, noMore, operate, required, runCommand, UsageError } from './run-command';
 
 const usage = `Operate the Mana engine (until the operator console exists).
 
@@ -28,7 +25,7 @@ await runCommand({
         noMore(args.positionals, 2);
         const handle = required(argument, `handle (${command} <handle> --reason "…")`);
         const reason = required(flag(args, 'reason'), `--reason "…" (${command} needs a reason)`);
-        return runOperatorAction('mana.qualification', {
+        return operate('mana.qualification', {
           handle,
           reason,
           disqualified: command === 'disqualify',
@@ -36,12 +33,14 @@ await runCommand({
       }
       case 'rules': {
         noMore(args.positionals, 2);
-        if (!argument) return runOperatorAction('mana.rules.show', {});
+        if (!argument) return operate('mana.rules.show', {});
         // A relative path means the directory `npm run` was typed in; the file is read (and checked) here,
         // so the server running the change never needs to see this machine's paths.
+        const { invocationDirectory } = await import('../config/config');
         const file = path.resolve(invocationDirectory(), argument);
+        const { readRulesFile } = await import('../modules/programme/programme.service');
         const rules = await readRulesFile(file);
-        return runOperatorAction('mana.rules.change', {
+        return operate('mana.rules.change', {
           rules,
           file,
           source: `cli:${path.basename(file)}`,
@@ -49,7 +48,7 @@ await runCommand({
       }
       case 'jobs':
         noMore(args.positionals, 1);
-        return runOperatorAction('mana.jobs', {});
+        return operate('mana.jobs', {});
       case undefined:
         throw new UsageError('Missing command.');
       default:

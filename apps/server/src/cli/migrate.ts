@@ -1,7 +1,3 @@
-import { loadConfig } from '../config/config';
-import { migrateToLatest } from '../db/migrate';
-import { openConfiguredDatabase } from '../db/open-from-config';
-import { DatabaseInUseError } from '../db/owner-lock';
 import { noMore, runCommand } from './run-command';
 
 /**
@@ -16,6 +12,10 @@ Usage:
   npm run db:migrate`,
   run: async (args) => {
     noMore(args.positionals, 0);
+    const { loadConfig } = await import('../config/config');
+    const { migrateToLatest } = await import('../db/migrate');
+    const { openConfiguredDatabase } = await import('../db/open-from-config');
+    const { DatabaseInUseError } = await import('../db/owner-lock');
     const config = loadConfig();
     let database;
     try {

@@ -1,6 +1,5 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { ConfigError } from '../config/config';
-import { DatabaseInUseError } from '../db/owner-lock';
+import type { OperatorActionName } from '../operator/operator-actions';
 
 /** A mistake in how the command was called: usage on stderr, exit 2. */
 export class UsageError extends Error {
@@ -54,9 +53,17 @@ function usageFailure(message: string, usage: string): void {
 }
 
 function fail(error: unknown): void {
-  const known = error instanceof ConfigError || error instanceof DatabaseInUseError || error instanceof Error;
-  console.error(known ? (error as Error).message : String(error));
+  console.error(error instanceof Error ? error.message : String(error));
   process.exitCode = 1;
+}
+
+/**
+ * Runs an operator action (see operator-request.ts). The database code is imported only now, so a usage error
+ * answers without loading it.
+ */
+export async function operate(action: OperatorActionName, input: unknown): Promise<string> {
+  const { runOperatorAction } = await import('./operator-request');
+  return runOperatorAction(action, input);
 }
 
 /** The one positional a command takes at this place, or a usage error naming what is missing. */

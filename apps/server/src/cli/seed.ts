@@ -1,5 +1,4 @@
-import { runOperatorAction } from './operator-request';
-import { noMore, runCommand } from './run-command';
+import { noMore, operate, runCommand } from './run-command';
 
 /** `npm run db:seed`: writes the demo content; running it again adds nothing. */
 await runCommand({
@@ -9,6 +8,6 @@ Usage:
   npm run db:seed`,
   run: async (args) => {
     noMore(args.positionals, 0);
-    return runOperatorAction('db.seed', {});
+    return operate('db.seed', {});
   },
 });

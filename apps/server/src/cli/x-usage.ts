@@ -1,5 +1,4 @@
-import { runOperatorAction } from './operator-request';
-import { noMore, runCommand } from './run-command';
+import { noMore, operate, runCommand } from './run-command';
 
 /** `npm run x:usage`: what the programme spent on X this month, per endpoint, against the read cap. */
 await runCommand({
@@ -9,6 +8,6 @@ Usage:
   npm run x:usage`,
   run: async (args) => {
     noMore(args.positionals, 0);
-    return runOperatorAction('x.usage', {});
+    return operate('x.usage', {});
   },
 });

@@ -37,7 +37,10 @@ export class DatabaseInUseError extends Error {
 
 export const lockFileOf = (dataDir: string) => path.join(dataDir, 'owner.lock');
 
-/** Tokens of the locks this process holds (a second open in the same process is refused, not taken over). */
+/**
+ * Tokens this process holds or is taking a lock with: a record of our own pid is live only if its token is
+ * here (a second open in the same process is refused; a dead process whose pid we now have is not us).
+ */
 const heldHere = new Set<string>();
 
 /**
@@ -63,13 +66,20 @@ export async function acquireOwnerLock(
     startedAt: new Date().toISOString(),
     ...(socket ? { socket } : {}),
   };
-  for (let attempt = 0; attempt < 20; attempt++) {
-    if (await createExclusive(file, record)) return held(file, record);
-    const current = await readRecord(file);
-    if (!current) continue; // released between our two calls
-    if (isLive(current)) throw new DatabaseInUseError(dataDir, current);
-    await removeStale(file, current, record);
+  heldHere.add(record.token);
+  try {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if (await createExclusive(file, record)) return held(file, record);
+      const current = await readRecord(file);
+      if (!current) continue; // released between our two calls
+      if (isLive(current)) throw new DatabaseInUseError(dataDir, current);
+      await removeStale(file, current, record);
+    }
+  } catch (error) {
+    heldHere.delete(record.token);
+    throw error;
   }
+  heldHere.delete(record.token);
   throw new Error(`Could not take the lock ${file}: it keeps changing hands; try again.`);
 }
 
@@ -80,7 +90,6 @@ export async function liveOwner(dataDir: string): Promise<OwnerRecord | undefine
 }
 
 function held(file: string, record: OwnerRecord): OwnerLock {
-  heldHere.add(record.token);
   // A process that exits without closing the database leaves no lock behind (SIGKILL still does: see above).
   const onExit = () => releaseSync(file, record.token);
   process.once('exit', onExit);

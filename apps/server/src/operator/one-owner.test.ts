@@ -1,0 +1,177 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manaResponseSchema } from '@manaboard/contract';
+import { openDatabase } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+import { upsertAuthors } from '../modules/mana/authors.repository';
+import { upsertPosts } from '../modules/mana/posts.repository';
+import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
+import { operatorEnv, runScript, startOwner, type OwnerProcess } from '../test/cli-process';
+
+const PORT = 3111;
+const stackTrace = /\n\s+at /;
+
+/** Handles on the owner's leaderboard (the server's own answer, cache and all). */
+async function leaderboardHandles(owner: OwnerProcess): Promise<string[]> {
+  const response = await fetch(`${owner.origin}/api/mana?limit=100`);
+  const body = manaResponseSchema.parse(await response.json());
+  return body.data.authors.map((a) => a.authorName);
+}
+
+/**
+ * Issue 15 §1 with real processes: `npm start` owns the embedded database; a second process never opens it.
+ * Operator commands take effect in the running server (and survive its restart); a second server, the api and
+ * worker roles and db:migrate are refused with one line; a SIGKILLed owner's lock is taken over.
+ */
+describe('one owner of the embedded database', () => {
+  let dataDir: string;
+  let owner: OwnerProcess | undefined;
+  const env = () => operatorEnv(dataDir);
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-owner-'));
+    const at = new Date(Date.now() - 3_600_000);
+    const database = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      await migrateToLatest(database.db);
+      const authors = ['owner_ann', 'owner_bob'].map((handle, i) => ({
+        id: `70${i}`,
+        handle,
+        displayName: handle,
+        avatarUrl: null,
+        firstTrackedAt: at,
+      }));
+      await upsertAuthors(database.db, authors, at);
+      await upsertPosts(
+        database.db,
+        authors.map((a, i) => ({
+          id: `80${i}`,
+          authorId: a.id,
+          text: '#ManaBoard',
+          createdAt: at,
+          kind: 'original' as const,
+          likes: 50 - i,
+          replies: 0,
+          reposts: 0,
+          quotes: 0,
+        })),
+        at,
+      );
+      await recomputeTotalsWithRules(database.db, at);
+    } finally {
+      await database.close();
+    }
+    owner = await startOwner(dataDir, PORT);
+  }, 180_000);
+
+  afterAll(async () => {
+    if (owner && owner.child.exitCode === null) {
+      owner.child.kill('SIGTERM');
+      await owner.exited;
+    }
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('carries a disqualification out in the running server, at once', async () => {
+    if (!owner) throw new Error('no owner');
+    expect(await leaderboardHandles(owner)).toContain('owner_ann');
+    const done = await runScript('src/cli/mana.ts', ['disqualify', 'owner_ann', '--reason', 'probe'], env());
+    expect(done).toMatchObject({ code: 0, stderr: '' });
+    expect(done.stdout).toMatch(/^Disqualified @owner_ann \(700\)/);
+    const handles = await leaderboardHandles(owner);
+    expect(handles).not.toContain('owner_ann');
+    expect(handles).toContain('owner_bob');
+  }, 120_000);
+
+  it('runs every other operator command through the owner, or refuses it with one line', async () => {
+    const added = await runScript(
+      'src/cli/announcements.ts',
+      ['add', '--title', 'Through the owner', '--content', 'Kept', '--publish'],
+      env(),
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const id = /^Added (\S+) as published\.$/m.exec(added.stdout)?.[1] ?? '';
+    const [list, seed, rebuild, jobs, rules, usage, missing, migrate] = await Promise.all([
+      runScript('src/cli/announcements.ts', ['list'], env()),
+      runScript('src/cli/seed.ts', [], env()),
+      runScript('src/cli/mana-rebuild.ts', [], env()),
+      runScript('src/cli/mana.ts', ['jobs'], env()),
+      runScript('src/cli/mana.ts', ['rules'], env()),
+      runScript('src/cli/x-usage.ts', [], env()),
+      runScript('src/cli/announcements.ts', ['archive', 'no-such-id'], env()),
+      runScript('src/cli/migrate.ts', [], env()),
+    ]);
+    expect(list.stdout).toContain(`${id}  published`);
+    expect(seed.stdout).toMatch(/^Demo announcements: \d+ added/);
+    expect(rebuild.stdout).toMatch(/^Rebuilt the totals of \d+ authors with rules v1/);
+    expect(jobs.code).toBe(0);
+    expect(JSON.parse(rules.stdout)).toMatchObject({ version: 1 });
+    expect(usage.code).toBe(0);
+    for (const result of [list, seed, rebuild, jobs, rules, usage]) expect(result.stderr).toBe('');
+    // A failure in the owner comes back as the command's one line and exit 1.
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).not.toMatch(stackTrace);
+    expect(migrate.code).toBe(1);
+    expect(migrate.stderr).toMatch(
+      /^The Manaboard server \(pid \d+\) owns the embedded database .* restart it/,
+    );
+
+    const published = (await (await fetch(`${owner?.origin}/api/public/announcements`)).json()) as {
+      announcements: { title: string }[];
+    };
+    expect(published.announcements.map((a) => a.title)).toContain('Through the owner');
+  }, 180_000);
+
+  it('refuses a second server and the api and worker roles on the held directory', async () => {
+    const [second, api, worker] = await Promise.all([
+      runScript('src/main.ts', [], operatorEnv(dataDir, { PORT: String(PORT + 1) })),
+      runScript('src/main.ts', ['api'], operatorEnv(dataDir, { PORT: String(PORT + 2) })),
+      runScript('src/main.ts', ['worker'], env()),
+    ]);
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim()).toMatch(
+      /^The embedded database in .* is in use by the Manaboard server \(pid \d+ .*\): stop it first, or set DATABASE_URL/,
+    );
+    for (const [role, result] of [
+      ['api', api],
+      ['worker', worker],
+    ] as const) {
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `npm run start:${role} needs PostgreSQL (DATABASE_URL): the embedded database has one owner, so run the API and the worker in one process with npm start.`,
+      );
+    }
+  }, 120_000);
+
+  it('keeps what went through the owner across a restart, and takes over a SIGKILLed owner’s lock', async () => {
+    if (!owner) throw new Error('no owner');
+    owner.child.kill('SIGTERM');
+    expect(await owner.exited).toBe(0);
+    await expect(fs.access(path.join(dataDir, 'owner.lock'))).rejects.toThrow();
+
+    owner = await startOwner(dataDir, PORT);
+    expect(await leaderboardHandles(owner)).not.toContain('owner_ann');
+    process.kill(owner.pid, 'SIGKILL');
+    await owner.exited;
+    const lock = path.join(dataDir, 'owner.lock');
+    expect(JSON.parse(await fs.readFile(lock, 'utf8'))).toMatchObject({ pid: owner.pid });
+
+    // The lock of the killed server is stale: a command takes it over and works on the data itself.
+    const list = await runScript('src/cli/announcements.ts', ['list'], env());
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(list.stdout).toContain('Through the owner');
+    await expect(fs.access(lock)).rejects.toThrow();
+    const audit = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      const rows = await audit.db.selectFrom('audit_log').select(['action', 'actor']).execute();
+      expect(rows.map((r) => r.action)).toEqual(
+        expect.arrayContaining(['author.disqualify', 'announcement.publish']),
+      );
+    } finally {
+      await audit.close();
+    }
+  }, 300_000);
+});
