@@ -76,8 +76,9 @@ describe('the mana CLI (PGlite in DATA_DIR)', () => {
 
   it('disqualifies with a reason, stores new rules and rescores; refuses what is missing or invalid', async () => {
     const refused = await mana(dataDir, 'disqualify', 'ann');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/needs a handle and --reason/);
+    // A missing argument is a usage error (issue 15 §2): the problem, the usage, exit 2.
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^Missing --reason .*\n\n.*\n\nUsage:/);
 
     const done = await mana(dataDir, 'disqualify', '@ANN', '--reason', 'bot farm');
     expect(done.stderr).toBe('');
