@@ -54,6 +54,7 @@ export async function timeToFirst200(command: string[], env: Record<string, stri
     stdio: 'ignore',
     detached: true,
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${command.join(' ')} exited with ${child.exitCode}`);
@@ -68,7 +69,8 @@ export async function timeToFirst200(command: string[], env: Record<string, stri
     }
   } finally {
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    // The next start on this data directory needs the lock this server releases as it exits (ADR 008).
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
   }
 }
 
