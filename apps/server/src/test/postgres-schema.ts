@@ -25,7 +25,9 @@ export async function createScratchSchema(
   return {
     name,
     url: url.toString(),
-    drop: () => withClient(serverUrl, (client) => client.query(`drop schema if exists ${name} cascade`)),
+    drop: async () => {
+      await withClient(serverUrl, (client) => client.query(`drop schema if exists ${name} cascade`));
+    },
   };
 }
 
