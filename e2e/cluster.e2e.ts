@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { World } from '@manaboard/x-sim';
 import { manaResponseSchema, postsResponseSchema } from '@manaboard/contract';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config/config';
@@ -9,31 +8,15 @@ import { testEnv } from '../apps/server/src/config/test-env';
 import { systemClock } from '../apps/server/src/integrations/x/clock';
 import { createXClient } from '../apps/server/src/integrations/x/x-client';
 import { Worker } from '../apps/server/src/jobs/worker';
-import { startCluster, type Cluster } from '../apps/server/src/test/cluster';
+import { clusterWorld, startCluster, type Cluster } from '../apps/server/src/test/cluster';
 import { SIM_APP, startSimulatedX } from '../apps/server/src/test/simulated-x';
 import { openTestDatabase } from '../apps/server/src/test/test-database';
 import { withClient } from '../apps/server/src/test/postgres-schema';
 
 const INTERVAL_S = 2;
 const MEMBERS = 300;
-const HOUR = 3_600_000;
 /** The leaderboard cache asks the database whether the totals changed at most this often (leaderboard.routes). */
 const CACHE_CHECK_MS = 1_000;
-
-/** 300 members with 4 tracked posts each, 20 to 30 hours old: twelve search pages and twelve lookup batches. */
-function scriptedWorld(now: number): World {
-  const world = new World(now);
-  world.createUser({ username: 'ManaboardHQ', official: true });
-  for (let m = 0; m < MEMBERS; m++) {
-    const user = world.createUser({ username: `member_${m}` });
-    for (let k = 0; k < 4; k++) {
-      const at = now - 30 * HOUR + (m * 4 + k) * 30_000;
-      const post = world.createPost(user.id, `day ${k} with #ManaBoard`, at);
-      world.addOrganic(post.id, { likes: (m * 7 + k) % 13, replies: k, reposts: m % 3 });
-    }
-  }
-  return world;
-}
 
 /** The whole board and the newest posts, as one API process answers them. */
 async function boardOf(origin: string) {
@@ -60,7 +43,7 @@ describe.skipIf(!testEnv.databaseUrl || !testEnv.redisUrl)(
       'survive the worker leader being killed mid-run, share rate limits, and keep both caches current',
       { timeout: 240_000 },
       async () => {
-        const world = scriptedWorld(Date.now());
+        const world = clusterWorld(Date.now(), MEMBERS); // twelve search pages and twelve lookup batches
         const sim = await startSimulatedX(world, { rateLimitScale: Infinity });
         closeSim = sim.close;
         const x = { address: sim.address, ...SIM_APP };

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { World } from '@manaboard/x-sim';
 import { createScratchSchema, type ScratchSchema } from './postgres-schema';
 import { runNpm, type RunningProcess } from './processes';
 
@@ -20,6 +21,24 @@ export type Cluster = {
   /** SIGTERM to every process still running, then drops the schema. */
   stop: () => Promise<void>;
 };
+
+/**
+ * The scripted world of the multi-process test and benchmark: `members` members with 4 tracked posts each, 20
+ * to 30 hours old, with fixed engagement; the clock stands still, so every run sees the same metrics.
+ */
+export function clusterWorld(now: number, members: number): World {
+  const world = new World(now);
+  world.createUser({ username: 'ManaboardHQ', official: true });
+  for (let m = 0; m < members; m++) {
+    const user = world.createUser({ username: `member_${m}` });
+    for (let k = 0; k < 4; k++) {
+      const at = now - 30 * 3_600_000 + (m * 4 + k) * 30_000;
+      const post = world.createPost(user.id, `day ${k} with #ManaBoard`, at);
+      world.addOrganic(post.id, { likes: (m * 7 + k) % 13, replies: k, reposts: m % 3 });
+    }
+  }
+  return world;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
