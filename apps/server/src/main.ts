@@ -59,6 +59,13 @@ async function main(): Promise<void> {
           onLeaderboardCache: (cache) => (leaderboardCache = cache),
         });
   const log = app?.log ?? pino({ level: config.logLevel });
+  if (role === 'worker' && simulated) {
+    // Its simulated X is the one an API process on this PORT serves (its own world and sign-ins).
+    log.warn(
+      { x: config.x.apiBaseUrl },
+      'worker: no X credentials, so it calls the simulated X of the API process on this PORT; for several processes run `npm run x-sim` and set the X_* variables (docs/scaling-out.md)',
+    );
+  }
   const worker: WorkerRuntime | undefined =
     role === 'api'
       ? undefined

@@ -52,6 +52,7 @@ export function createWorkerRuntime(options: {
     { db: database.db, network: x.network, clock, log, memberToken },
     {
       databaseKind: database.kind,
+      ...(config.workerIntervalSeconds ? { intervalSeconds: config.workerIntervalSeconds } : {}),
       ...(options.onTotalsChanged ? { onTotalsChanged: options.onTotalsChanged } : {}),
       rateLimitResetAt: (job) => {
         const endpoint = endpointOf[job];

@@ -85,6 +85,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LEADERBOARD_CACHE: 'maybe' })).toThrow(/LEADERBOARD_CACHE/);
   });
 
+  it('keeps the default worker schedule unless WORKER_INTERVAL_SECONDS asks for one interval', () => {
+    expect(loadConfig({}).workerIntervalSeconds).toBeUndefined();
+    expect(loadConfig({ WORKER_INTERVAL_SECONDS: '2' }).workerIntervalSeconds).toBe(2);
+    for (const bad of ['0', '1.5', '3601', 'soon']) {
+      expect(() => loadConfig({ WORKER_INTERVAL_SECONDS: bad })).toThrow(/WORKER_INTERVAL_SECONDS/);
+    }
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(3000);
   });

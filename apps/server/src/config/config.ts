@@ -72,6 +72,7 @@ const envSchema = z.object({
   RATE_LIMIT_IP_FACTOR: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PUBLIC_READ_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   LEADERBOARD_CACHE: z.enum(['on', 'off']).default('on'),
+  WORKER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
   RESERVED_HANDLES: handleList.default([]),
   BRANDING_FILE: z.string().min(1).default(path.join(repoRoot, 'apps/server/content/branding.json')),
 });
@@ -108,6 +109,11 @@ export type Config = {
   rateLimits: RateLimitConfig;
   /** Whether leaderboard answers are kept in process until the totals change (LEADERBOARD_CACHE=off: never). */
   leaderboardCache: boolean;
+  /**
+   * Every job every this many seconds instead of the default schedule (tests, small programmes); a standing-by
+   * worker then also tries to take leadership over that often (at most every 15 s).
+   */
+  workerIntervalSeconds: number | undefined;
   referrals: ReferralConfig;
   /** The programme's branding (validated JSON, served at `GET /api/public/branding`; docs/branding.md). */
   brandingFile: string;
@@ -221,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
       publicRead: e.RATE_LIMIT_PUBLIC_READ_PER_MINUTE,
     },
     leaderboardCache: e.LEADERBOARD_CACHE === 'on',
+    workerIntervalSeconds: e.WORKER_INTERVAL_SECONDS,
     referrals: { reservedHandles: e.RESERVED_HANDLES },
     brandingFile: path.resolve(repoRoot, e.BRANDING_FILE),
   };

@@ -9,8 +9,30 @@ export type MigrateOutcome = {
   freshDatabase: boolean;
 };
 
-/** Brings the database to the latest migration; safe to run on every start and from several processes. */
+/** The advisory-lock key every process holds while it migrates a PostgreSQL database ('MIGR' in ASCII). */
+export const MIGRATION_LOCK_KEY = 0x4d494752;
+
+/**
+ * Brings the database to the latest migration; safe to run on every start and from several processes at once.
+ * On PostgreSQL the whole run (Kysely's bookkeeping tables included, which Kysely creates before taking its own
+ * lock) happens under one session-level advisory lock held on a reserved connection: processes starting
+ * together queue on it, the first applies the migrations and the others find nothing left to do. A process
+ * that dies while holding it loses its connection, and with it the lock. PGlite has one connection and one
+ * process, so there the lock is not needed (and reserving its only connection would block the migrator).
+ */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutcome> {
+  if (db.getExecutor().adapter.supportsMultipleConnections === false) return migrateUnlocked(db);
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    try {
+      return await migrateUnlocked(db);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+
+async function migrateUnlocked(db: Kysely<Database>): Promise<MigrateOutcome> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: a second schema holding them
   // (another app, or a parallel test file's schema) would make it skip creating ours. So name ours.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);

@@ -46,6 +46,11 @@ export class Worker {
     private readonly context: JobContext,
     private readonly options: {
       schedule?: Record<JobName, string>;
+      /**
+       * Every job every this many seconds instead of the schedule (WORKER_INTERVAL_SECONDS); a standing-by worker
+       * also retries leadership that often (at most every 15 s), so it takes over within one interval.
+       */
+      intervalSeconds?: number;
       /** PGlite holds the leader lock differently (see Leadership). */
       databaseKind?: 'pglite' | 'postgres';
       /** Called after a totals run that changed something (an in-process API drops its cached pages). */
@@ -88,9 +93,13 @@ export class Worker {
     if (await this.leadership.tryAcquire()) {
       this.context.log.info('worker: leader, jobs scheduled');
       const schedule = this.options.schedule ?? defaultSchedule;
+      const interval = this.options.intervalSeconds;
       for (const name of Object.keys(schedule) as JobName[]) {
+        // An interval job: croner's every-second pattern, at most once per `interval` seconds.
+        const pattern = interval ? '* * * * * *' : schedule[name];
+        const timing = interval ? { interval } : {};
         this.crons.push(
-          new Cron(schedule[name], { name: `mana-${name}`, protect: true, timezone: 'UTC' }, async () => {
+          new Cron(pattern, { name: `mana-${name}`, protect: true, timezone: 'UTC', ...timing }, async () => {
             await this.runJob(name);
           }),
         );
@@ -98,7 +107,8 @@ export class Worker {
       return;
     }
     this.context.log.info('worker: another worker leads; standing by');
-    this.retry = setTimeout(() => void this.start(), 15_000);
+    const retrySeconds = Math.min(15, this.options.intervalSeconds ?? 15);
+    this.retry = setTimeout(() => void this.start(), retrySeconds * 1_000);
     this.retry.unref();
   }
 
