@@ -127,5 +127,5 @@ describe('the mana CLI (PGlite in DATA_DIR)', () => {
     }
     const jobs = await mana(dataDir, 'jobs');
     expect(jobs.code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
