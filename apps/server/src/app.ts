@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const x = createXClient(config.x, database.db, { clock });
   const linking: LinkingDeps = {
     db: database.db,
-    x,
+    network: x.linking,
     vault: new TokenVault(deps.tokenCipher ?? config, app.log),
     publicOrigin: config.publicOrigin,
     now: clock.now,

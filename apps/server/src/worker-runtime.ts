@@ -41,7 +41,7 @@ export function createWorkerRuntime(options: {
   // Members' likes are read with their own tokens, refreshed and re-sealed by the linking module.
   const linking: LinkingDeps = {
     db: database.db,
-    x,
+    network: x.linking,
     vault: new TokenVault(config, log),
     publicOrigin: config.publicOrigin,
     now: clock.now,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { World } from '@manaboard/x-sim';
 import type { Database } from '../db/schema';
-import type { Clock } from '../integrations/x/clock';
+import type { Clock } from '../clock';
 import { saveDemoProgress, type DemoState } from '../modules/mana/demo-state.service';
 import type { JobLog } from './job';
 import type { Worker } from './worker';
