@@ -113,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(programmeRoutes, { db: database.db });
   await app.register(publicConfigRoutes, {
+    socialNetwork: linking.network.name,
     simulated: config.x.mode === 'simulated',
     brandingFile: config.brandingFile,
   });

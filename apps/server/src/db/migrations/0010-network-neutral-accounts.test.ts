@@ -106,7 +106,14 @@ describe.each(testDatabaseKinds())('migration 0010 (network-neutral accounts) on
     await expect(
       handle.db
         .insertInto('accounts')
-        .values({ network_user_id: '1001', handle: 'ann2', linked_at: now, updated_at: now })
+        .values({
+          network_user_id: '1001',
+          handle: 'ann2',
+          followers: 0,
+          scopes: '',
+          linked_at: now,
+          updated_at: now,
+        })
         .execute(),
     ).rejects.toThrow(/accounts_network_user_id_key/);
   });
