@@ -3,7 +3,7 @@ import type { AccountsTable, Database, Db } from '../../db/schema';
 
 export type AccountRow = Selectable<AccountsTable>;
 
-/** What X told us at a login, with the tokens already sealed. */
+/** What the network told us at a login, with the tokens already sealed. */
 export type AccountLogin = {
   networkUserId: string;
   handle: string;
@@ -18,8 +18,8 @@ export type AccountLogin = {
 };
 
 /**
- * Inserts the account or, for an X user seen before, refreshes what can change at X (handle, avatar, anti-bot
- * facts, tokens). `linked_at` keeps the first link: the ×3 multiplier counts from then.
+ * Inserts the account or, for a network user seen before (same stable id: a renamed handle is the same member),
+ * refreshes what can change on the network (handle, avatar, anti-bot facts, tokens). `linked_at` keeps the first link: the ×3 multiplier counts from then.
  */
 export async function upsertAccount(db: Db, login: AccountLogin): Promise<AccountRow> {
   const changing = {
@@ -41,7 +41,7 @@ export async function upsertAccount(db: Db, login: AccountLogin): Promise<Accoun
     .executeTakeFirstOrThrow();
 }
 
-/** The account of an X user, locked until the transaction ends (a login reads what it is about to replace). */
+/** The account of a network user, locked until the transaction ends (a login reads what it is about to replace). */
 export async function lockAccountByNetworkUserId(
   trx: Transaction<Database>,
   networkUserId: string,

@@ -35,7 +35,7 @@ export function reservedHandles(
   return new Set([...programme.officialHandles, ...config.reservedHandles].map((h) => h.toLowerCase()));
 }
 
-/** The anti-bot gate (DESIGN §4, programme rules): an X account old enough and followed enough to be a referee. */
+/** The anti-bot gate (DESIGN §4, programme rules): a network account old enough and followed enough to be a referee. */
 export function passesAntiBotGate(
   account: Pick<AccountRow, 'network_created_at' | 'followers'>,
   rules: Pick<ProgrammeRules, 'minAccountAgeDays' | 'minFollowers'>,
