@@ -56,6 +56,18 @@ describe('nothing outside the adapters and the network configuration names a net
     ]);
   });
 
+  it('reads the text a component shows', () => {
+    const tsx = [
+      'export const A = () => <p>Link your X account</p>;',
+      'export const B = () => <button aria-label="Close">X</button>;',
+      'export const C = () => <p>Follow us on Bluesky, max 3 x 4</p>;',
+    ].join('\n');
+    expect(namingsIn('sample.tsx', tsx).map((n) => [n.line, n.text])).toEqual([
+      [1, 'Link your X account'],
+      [3, 'Follow us on Bluesky, max 3 x 4'],
+    ]);
+  });
+
   it('reads identifiers by their spelling, not their letters', () => {
     const named = [
       'XEmbed',

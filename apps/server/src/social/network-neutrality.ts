@@ -8,6 +8,7 @@ import ts from 'typescript';
  * they may explain a network's facts) holds:
  * - an identifier spelt after one: `XClient`, `createXClient`, `xUserId`, `X_WIDGETS_SRC`, `x_user_id`, `realX`,
  *   `twttr`, `tweetId`, `bskyAgent`, `BlueskyLinking`… (SPEC's API field `retweets` is the API's own word: kept);
+ * - text shown in JSX naming one (`X` as a word, `Twitter`, `Bluesky`, `bsky`);
  * - a string, template or regular expression naming one: `twitter`, `x.com`, `bsky`, `bluesky`, the network name
  *   `'x'` on its own, or an import of an adapter (`integrations/x`, `integrations/bluesky`, `networks/x`,
  *   `networks/bluesky`) or of the simulated X (`@manaboard/x-sim`).
@@ -19,11 +20,16 @@ const NAME = /^tweet|twitter|twttr|bsky|bluesky/i;
 const STRING =
   /twitter|twttr|x\\?\.com|bsky|bluesky|integrations\/(x|bluesky)\b|networks\/(x|bluesky)\b|@manaboard\/x-sim/i;
 
+/** X as a word in shown text (a lone "X" is a close button, not the network). */
+const SHOWN_X = /\bX\b/;
+const SHOWN_NAME = /twitter|bluesky|bsky/i;
+
 export type Naming = { file: string; line: number; text: string };
 
 /** Whether one identifier or string names a network (see above). */
-export function namesNetwork(kind: 'identifier' | 'string', text: string): boolean {
+export function namesNetwork(kind: 'identifier' | 'string' | 'shown', text: string): boolean {
   if (kind === 'identifier') return X_WORD.test(text) || NAME.test(text);
+  if (kind === 'shown') return SHOWN_NAME.test(text) || (SHOWN_X.test(text) && text.trim() !== 'X');
   return text === 'x' || STRING.test(text);
 }
 
@@ -41,11 +47,13 @@ export function namingsIn(file: string, source: string): Naming[] {
     const kind =
       ts.isIdentifier(node) || ts.isPrivateIdentifier(node)
         ? 'identifier'
-        : ts.isStringLiteralLike(node) ||
-            ts.isTemplateLiteralToken(node) ||
-            ts.isRegularExpressionLiteral(node)
-          ? 'string'
-          : null;
+        : ts.isJsxText(node)
+          ? 'shown'
+          : ts.isStringLiteralLike(node) ||
+              ts.isTemplateLiteralToken(node) ||
+              ts.isRegularExpressionLiteral(node)
+            ? 'string'
+            : null;
     const text = kind ? (node as ts.Identifier | ts.LiteralLikeNode).text : '';
     if (kind && namesNetwork(kind, text)) {
       const line = tree.getLineAndCharacterOfPosition(node.getStart(tree)).line + 1;
