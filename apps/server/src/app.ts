@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const x = createXClient(config.x, database.db, { clock });
   const linking: LinkingDeps = {
     db: database.db,
-    x,
+    network: x.linking,
     vault: new TokenVault(deps.tokenCipher ?? config, app.log),
     publicOrigin: config.publicOrigin,
     now: clock.now,
@@ -113,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(programmeRoutes, { db: database.db });
   await app.register(publicConfigRoutes, {
+    socialNetwork: linking.network.name,
     simulated: config.x.mode === 'simulated',
     brandingFile: config.brandingFile,
   });

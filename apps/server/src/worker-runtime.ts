@@ -4,7 +4,7 @@ import type { DatabaseHandle } from './db/database';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
 import type { XEndpoint } from './integrations/x/x-http';
-import { demoClock, followWallClock, replayDemoHistory } from './jobs/demo-feed';
+import { demoClock, followWallClock, replayDemoHistory } from './integrations/x/demo-feed';
 import type { JobLog, JobName } from './jobs/job';
 import { Worker } from './jobs/worker';
 import type { DemoState } from './modules/mana/demo-state.service';
@@ -41,7 +41,7 @@ export function createWorkerRuntime(options: {
   // Members' likes are read with their own tokens, refreshed and re-sealed by the linking module.
   const linking: LinkingDeps = {
     db: database.db,
-    x,
+    network: x.linking,
     vault: new TokenVault(config, log),
     publicOrigin: config.publicOrigin,
     now: clock.now,

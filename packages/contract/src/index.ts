@@ -2,6 +2,7 @@ export * from './errors';
 export * from './envelopes';
 export * from './announcements';
 export * from './health';
+export * from './networks';
 export * from './public-config';
 export * from './referrals';
 export * from './programme';

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
+import { socialNetworkSchema } from './networks';
 
 /**
  * `GET /api/public/config` → what the web app needs to know about this deployment at run time: which
- * network the programme runs on and whether it is the simulated one (the web shows a "Demo: simulated X" badge).
+ * network the programme runs on and whether it is the simulated one (the web then shows a demo badge).
  */
 export const publicConfigResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
-    socialNetwork: z.enum(['x', 'bluesky']),
+    socialNetwork: socialNetworkSchema,
     simulated: z.boolean(),
   }),
 });

@@ -48,6 +48,7 @@ const envSchema = z.object({
   IMAGE_ORIGINS: originList.default(['https://pbs.twimg.com', 'https://abs.twimg.com']),
   SEED_DEMO: booleanString.default(true),
   WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  SOCIAL_NETWORK: z.enum(['x', 'bluesky']).default('x'),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_BEARER_TOKEN: z.string().min(1).optional(),
@@ -99,6 +100,8 @@ export type Config = {
   imageOrigins: string[];
   seedDemo: boolean;
   webDistDir: string;
+  /** The one network the programme runs on (docs/networks.md). */
+  socialNetwork: 'x';
   x: XConfig;
   /** 32-byte key for tokens at rest; when absent the server generates one into DATA_DIR. */
   tokenEncryptionKey: string | undefined;
@@ -197,6 +200,12 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.SOCIAL_NETWORK === 'bluesky') {
+    // Refused rather than ignored: running the programme on X when the operator asked for Bluesky would be worse.
+    throw new ConfigError(
+      'Invalid configuration:\n  SOCIAL_NETWORK=bluesky is not available yet (linking and reading on Bluesky are still being built; see docs/networks.md). Use SOCIAL_NETWORK=x.',
+    );
+  }
   const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : `http://localhost:${e.PORT}`;
   return {
     nodeEnv: e.NODE_ENV,
@@ -213,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     imageOrigins: e.IMAGE_ORIGINS,
     seedDemo: e.SEED_DEMO,
     webDistDir: path.resolve(repoRoot, e.WEB_DIST_DIR),
+    socialNetwork: e.SOCIAL_NETWORK,
     x: xConfig(e, publicOrigin),
     tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
     csrfSecret: e.CSRF_SECRET,

@@ -54,10 +54,12 @@ export interface ServerSecretsTable {
 export interface AccountsTable {
   // bigserial: pg returns int8 as a string.
   id: Generated<string>;
-  x_user_id: string;
+  /** The network's stable id for the member (X user id, Bluesky DID). */
+  network_user_id: string;
   handle: string;
   avatar_url: string | null;
-  x_created_at: Timestamp | null;
+  /** When the member's network account was created (anti-bot gate). */
+  network_created_at: Timestamp | null;
   followers: number;
   /** Sealed (TokenCipher), never plain text. */
   access_token: string | null;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Clock } from '../integrations/x/clock';
+import type { Clock } from '../clock';
 import type { SocialNetwork } from '../social/social-network';
 
 export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;

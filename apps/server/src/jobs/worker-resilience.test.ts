@@ -5,7 +5,7 @@ import { manaResponseSchema, postsResponseSchema } from '@manaboard/contract';
 import type { SocialNetwork } from '../social/social-network';
 import { startManaHarness, type ManaHarness } from '../test/mana-harness';
 import { openTestDatabase, testDatabaseKinds } from '../test/test-database';
-import { systemClock } from '../integrations/x/clock';
+import { systemClock } from '../clock';
 import { Worker } from './worker';
 import { allStates } from '../modules/mana/ingest-state.repository';
 

@@ -89,3 +89,55 @@ export interface SocialNetwork {
   /** The public URL of a post. */
   postUrl(handle: string, postId: string): string;
 }
+
+/** The member as the network reports them when they link (the anti-bot gate reads `createdAt` and `followers`). */
+export type LinkedProfile = {
+  /** The stable id (X: the numeric user id; Bluesky: the DID). A handle change is never a new member. */
+  networkUserId: string;
+  handle: string;
+  avatarUrl: string | null;
+  createdAt: Date | null;
+  followers: number;
+};
+
+/** What the network granted for calls on the member's behalf; the caller seals it before storing it. */
+export type NetworkCredentials = {
+  accessToken: string;
+  refreshToken: string | undefined;
+  /** Epoch ms when the access token stops working. */
+  expiresAt: number;
+  scopes: string[];
+};
+
+/**
+ * A started link: where to send the browser, the one-time `state` that comes back on the callback, and a secret
+ * the adapter needs again to finish (X: the PKCE verifier), stored with the attempt and never sent to the browser.
+ */
+export type LinkStart = { authorizeUrl: string; state: string; verifier: string };
+
+/** Thrown by `finish` when the network refuses the attempt (cancelled, expired, bad code): not our fault. */
+export class LinkRefusedError extends Error {
+  override readonly name = 'LinkRefusedError';
+}
+
+/**
+ * The identity half of the port: linking a member's account. Routes, attempts, the nonce cookie, the browser
+ * binding, sealing and audit stay in modules/linking, the same for every network; only this differs.
+ */
+export interface NetworkLinking {
+  readonly name: NetworkName;
+  /** The member's start (POST) and the network's return (GET) paths; X keeps SPEC's `/auth/twitter/*`. */
+  readonly startPath: string;
+  readonly callbackPath: string;
+  /** A new attempt returning to `callbackUrl` (`handle`: networks where the member names their account first). */
+  start(input: { callbackUrl: string; handle?: string }): Promise<LinkStart>;
+  /** The callback's parameters → the member's profile and credentials; LinkRefusedError when refused. */
+  finish(
+    callback: URLSearchParams,
+    attempt: { state: string; verifier: string; callbackUrl: string },
+  ): Promise<{ profile: LinkedProfile; credentials: NetworkCredentials }>;
+  /** The credentials, refreshed when about to expire (the same object when nothing had to change). */
+  fresh(credentials: NetworkCredentials, now: number): Promise<NetworkCredentials>;
+  /** Ends a grant (on unlink, or when a new login supersedes it). */
+  revoke(token: string): Promise<void>;
+}

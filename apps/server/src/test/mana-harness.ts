@@ -85,10 +85,10 @@ export async function startManaHarness(
  */
 export async function linkMember(h: ManaHarness, user: { id: string; username: string }, at: number) {
   const account = await upsertAccount(h.database.db, {
-    xUserId: user.id,
+    networkUserId: user.id,
     handle: user.username,
     avatarUrl: null,
-    xCreatedAt: null,
+    networkCreatedAt: null,
     followers: 100,
     sealedAccessToken: 'sealed',
     sealedRefreshToken: null,

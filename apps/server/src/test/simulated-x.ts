@@ -1,7 +1,11 @@
 import Fastify from 'fastify';
 import type { World } from '@manaboard/x-sim';
 import { Faults, xSimPlugin } from '@manaboard/x-sim';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock';
 import type { XConfig } from '../config/config';
+import type { Database } from '../db/schema';
+import { createXClient } from '../integrations/x/x-client';
 
 export const SIM_APP = {
   clientId: 'test-app',
@@ -42,3 +46,15 @@ export async function startSimulatedX(world: World, options: { rateLimitScale?: 
   };
   return { address, config, faults, world, close: () => app.close() };
 }
+
+/**
+ * The X adapter's linking half against a simulated X, and its API to check a token with: for module tests that
+ * exercise linking through the port without importing the adapter themselves.
+ */
+export function simulatedXLinking(config: XConfig, db: Kysely<Database>, clock: Clock) {
+  const x = createXClient(config, db, { clock });
+  return { linking: x.linking, me: (token: string) => x.api.me(token) };
+}
+
+/** How long before expiry the X adapter refreshes a token. */
+export { REFRESH_MARGIN_MS } from '../integrations/x/x-oauth';

@@ -12,13 +12,17 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
 }
 
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite, or a new schema on the PostgreSQL server
+ * A fresh, migrated (unless `migrate: false`: a migration's own test) database for one test file: an in-memory PGlite, or a new schema on the PostgreSQL server
  * (dropped again by close()).
  */
-export async function openTestDatabase(kind: TestDatabaseKind): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  kind: TestDatabaseKind,
+  options: { migrate?: boolean } = {},
+): Promise<DatabaseHandle> {
+  const migrate = options.migrate ?? true;
   if (kind === 'pglite') {
     const handle = await openDatabase({ kind: 'pglite' });
-    await migrateToLatest(handle.db);
+    if (migrate) await migrateToLatest(handle.db);
     return handle;
   }
   const url = testEnv.databaseUrl;
@@ -29,7 +33,7 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = await openDatabase({ kind: 'postgres', url, schema, poolSize: 5 });
-  await migrateToLatest(handle.db);
+  if (migrate) await migrateToLatest(handle.db);
   return {
     ...handle,
     close: async () => {

@@ -1,13 +1,2 @@
-/**
- * Time as the X client sees it. Real X: the wall clock. The simulation and tests pass the simulated clock, so
- * waiting for a rate-limit reset (given in the simulation's epoch seconds) advances simulated time.
- */
-export type Clock = {
-  now: () => number;
-  sleep: (ms: number) => Promise<void>;
-};
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+// The clock is not X's: it moved to src/clock.ts. Re-exported so existing imports keep working.
+export { systemClock, type Clock } from '../../clock';

@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './clock';
 import { XApi } from './x-api';
 import { XBudget } from './x-budget';
 import { XHttp } from './x-http';
+import { XLinking } from './x-linking';
 import { XOAuth } from './x-oauth';
 import { XSocialNetwork } from './x-adapter';
 
@@ -16,6 +17,8 @@ export type XClient = {
   oauth: XOAuth;
   budget: XBudget;
   network: XSocialNetwork;
+  /** The identity half of the port (linking). */
+  linking: XLinking;
 };
 
 /**
@@ -39,12 +42,14 @@ export function createXClient(
     ...(options.random ? { random: options.random } : {}),
   });
   const api = new XApi(http, config.bearerToken);
+  const oauth = new XOAuth(config, clock.now);
   return {
     mode: config.mode,
     http,
     api,
-    oauth: new XOAuth(config, clock.now),
+    oauth,
     budget,
     network: new XSocialNetwork(api),
+    linking: new XLinking(oauth, api),
   };
 }

@@ -28,7 +28,7 @@ export async function breakdownOf(
   const viewer = input.viewerBrowserHash
     ? await findAccountByBrowser(deps.db, input.viewerBrowserHash)
     : undefined;
-  const own = viewer?.x_user_id === author.id;
+  const own = viewer?.network_user_id === author.id;
 
   const [posts, referrals, interactions, { rules }] = await Promise.all([
     repo.postLines(deps.db, author.id, since, until),

@@ -38,7 +38,7 @@ export async function pageOfTotals(
 ): Promise<{ rows: TotalsPageRow[]; total: number; updatedAt: Date | null }> {
   const q = query.search;
   const linked = sql<SqlBool>`exists (
-    select 1 from accounts ac join browser_links bl on bl.account_id = ac.id where ac.x_user_id = a.id
+    select 1 from accounts ac join browser_links bl on bl.account_id = ac.id where ac.network_user_id = a.id
   )`;
   // The period's size and the board's change stamp ride along as scalar subqueries: one round trip a page.
   const periodSize = sql<string>`coalesce((select rank from mana_totals where period = ${query.period}

@@ -3,12 +3,12 @@ import type { AccountsTable, Database, Db } from '../../db/schema';
 
 export type AccountRow = Selectable<AccountsTable>;
 
-/** What X told us at a login, with the tokens already sealed. */
+/** What the network told us at a login, with the tokens already sealed. */
 export type AccountLogin = {
-  xUserId: string;
+  networkUserId: string;
   handle: string;
   avatarUrl: string | null;
-  xCreatedAt: Date | null;
+  networkCreatedAt: Date | null;
   followers: number;
   sealedAccessToken: string;
   sealedRefreshToken: string | null;
@@ -18,14 +18,14 @@ export type AccountLogin = {
 };
 
 /**
- * Inserts the account or, for an X user seen before, refreshes what can change at X (handle, avatar, anti-bot
- * facts, tokens). `linked_at` keeps the first link: the ×3 multiplier counts from then.
+ * Inserts the account or, for a network user seen before (same stable id: a renamed handle is the same member),
+ * refreshes what can change on the network (handle, avatar, anti-bot facts, tokens). `linked_at` keeps the first link: the ×3 multiplier counts from then.
  */
 export async function upsertAccount(db: Db, login: AccountLogin): Promise<AccountRow> {
   const changing = {
     handle: login.handle,
     avatar_url: login.avatarUrl,
-    x_created_at: login.xCreatedAt,
+    network_created_at: login.networkCreatedAt,
     followers: login.followers,
     access_token: login.sealedAccessToken,
     refresh_token: login.sealedRefreshToken,
@@ -35,21 +35,21 @@ export async function upsertAccount(db: Db, login: AccountLogin): Promise<Accoun
   };
   return db
     .insertInto('accounts')
-    .values({ x_user_id: login.xUserId, linked_at: login.now, ...changing })
-    .onConflict((oc) => oc.column('x_user_id').doUpdateSet(changing))
+    .values({ network_user_id: login.networkUserId, linked_at: login.now, ...changing })
+    .onConflict((oc) => oc.column('network_user_id').doUpdateSet(changing))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-/** The account of an X user, locked until the transaction ends (a login reads what it is about to replace). */
-export async function lockAccountByXUserId(
+/** The account of a network user, locked until the transaction ends (a login reads what it is about to replace). */
+export async function lockAccountByNetworkUserId(
   trx: Transaction<Database>,
-  xUserId: string,
+  networkUserId: string,
 ): Promise<AccountRow | undefined> {
   return trx
     .selectFrom('accounts')
     .selectAll()
-    .where('x_user_id', '=', xUserId)
+    .where('network_user_id', '=', networkUserId)
     .forUpdate()
     .executeTakeFirst();
 }

@@ -1,20 +1,19 @@
 import type { AuthCallbackError } from '@manaboard/contract';
 import { AppError } from '../../errors';
-import type { XTokens } from '../../integrations/x/x-oauth';
-import type { XUser } from '../../integrations/x/x-schemas';
+import type { LinkedProfile, NetworkCredentials } from '../../social/social-network';
 import { recordAudit } from '../audit/audit.repository';
 import { applyReferral, type ReferralDeps } from '../referrals/referrals.service';
 import * as accounts from './accounts.repository';
 import { nonceMatches } from './linking-nonce';
 import * as attempts from './oauth-attempts.repository';
-import { callbackUrl, releaseIfUnbound, revokeAtX, type LinkingDeps } from './linking.service';
+import { callbackUrl, releaseIfUnbound, revokeGrant, type LinkingDeps } from './linking.service';
 
 /**
- * Completes linking when X sends the browser back: the state is consumed once (replays and strangers' states
- * fail), an expired attempt ends it, the browser must be the one that started (its nonce cookie: otherwise a
- * victim approving an attacker's authorize URL would bind the victim's X account to the attacker's browser),
- * X's error ends it, the code is exchanged with the stored PKCE verifier,
- * `users/me` is read, the account upserted and this browser bound, and the referrer given at the start applied
+ * Completes linking when the network sends the browser back: the state is consumed once (replays and strangers'
+ * states fail), an expired attempt ends it, the browser must be the one that started (its nonce cookie: otherwise
+ * a victim approving an attacker's authorize URL would bind the victim's account to the attacker's browser),
+ * the network's error ends it, the adapter finishes the grant with the attempt's stored secret and reads the
+ * member's profile, the account is upserted by its stable network id and this browser bound, and the referrer given at the start applied
  * when the rules allow. Always answers with where to send the browser: `redirectAfter` with
  * `referral_applied=true&referrer_handle=…` on a referral, or with `error=<code>` on any failure.
  */
@@ -41,20 +40,20 @@ export async function completeLinking(
 
   const granted = await exchange(deps, params, attempt.state, attempt.code_verifier);
   if (!granted) return fail(back, 'exchange_failed');
-  const { tokens, me } = granted;
+  const { credentials: tokens, profile } = granted;
 
   const now = new Date(deps.now());
   const sealedAccessToken = await deps.vault.seal(tokens.accessToken);
   const sealedRefreshToken = tokens.refreshToken ? await deps.vault.seal(tokens.refreshToken) : null;
   const { account, released, replaced } = await deps.db.transaction().execute(async (trx) => {
     // The tokens this login replaces (locked, so a concurrent refresh cannot slip in between).
-    const before = await accounts.lockAccountByXUserId(trx, me.id);
+    const before = await accounts.lockAccountByNetworkUserId(trx, profile.networkUserId);
     const row = await accounts.upsertAccount(trx, {
-      xUserId: me.id,
-      handle: me.username,
-      avatarUrl: me.profile_image_url ?? null,
-      xCreatedAt: me.created_at ? new Date(me.created_at) : null,
-      followers: me.public_metrics?.followers_count ?? 0,
+      networkUserId: profile.networkUserId,
+      handle: profile.handle,
+      avatarUrl: profile.avatarUrl,
+      networkCreatedAt: profile.createdAt,
+      followers: profile.followers,
       sealedAccessToken,
       sealedRefreshToken,
       tokenExpiresAt: new Date(tokens.expiresAt),
@@ -66,7 +65,12 @@ export async function completeLinking(
       actor: `account:${row.id}`,
       action: 'account.link',
       subject: row.id,
-      details: { xUserId: me.id, handle: me.username, ...(previous ? { replacedAccountId: previous } : {}) },
+      details: {
+        network: deps.network.name,
+        networkUserId: profile.networkUserId,
+        handle: profile.handle,
+        ...(previous ? { replacedAccountId: previous } : {}),
+      },
     });
     // A browser that switches accounts leaves the old one; if nobody else uses it, its grant ends too.
     return {
@@ -75,9 +79,9 @@ export async function completeLinking(
       replaced: before,
     };
   });
-  if (released) await revokeAtX(deps, released);
+  if (released) await revokeGrant(deps, released);
   // The new grant supersedes the old one: revoke it rather than leave a live token nobody will use.
-  if (replaced) await revokeAtX(deps, replaced);
+  if (replaced) await revokeGrant(deps, replaced);
   deps.log.info({ accountId: account.id }, 'account linked');
 
   if (!attempt.referrer_slug) return { redirect: back };
@@ -96,23 +100,17 @@ export async function completeLinking(
   }
 }
 
-/** The tokens and the member's X profile, or undefined when X refuses (logged: the reason is X's). */
+/** The credentials and the member's profile, or undefined when the network refuses (logged: the reason is theirs). */
 async function exchange(
   deps: LinkingDeps,
   params: URLSearchParams,
   state: string,
-  codeVerifier: string,
-): Promise<{ tokens: XTokens; me: XUser } | undefined> {
+  verifier: string,
+): Promise<{ credentials: NetworkCredentials; profile: LinkedProfile } | undefined> {
   try {
-    const tokens = await deps.x.oauth.exchange(params, {
-      state,
-      redirectUri: callbackUrl(deps.publicOrigin),
-      codeVerifier,
-    });
-    const me = (await deps.x.api.me(tokens.accessToken)).data;
-    return me ? { tokens, me } : undefined;
+    return await deps.network.finish(params, { state, verifier, callbackUrl: callbackUrl(deps) });
   } catch (error) {
-    deps.log.warn({ err: error }, 'X refused the code exchange');
+    deps.log.warn({ err: error, network: deps.network.name }, 'the network refused the code exchange');
     return undefined;
   }
 }

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { clearedNonceCookie, newNonce, nonceCookie, nonceMatches, readNonce } from './linking-nonce';
+import {
+  clearedNonceCookie,
+  newNonce,
+  nonceCookie,
+  nonceCookiePath,
+  nonceMatches,
+  readNonce,
+} from './linking-nonce';
+
+const AUTH_PATH = '/auth/twitter';
 
 describe('the linking nonce cookie', () => {
   it('is Secure exactly when the public origin is https', () => {
-    expect(nonceCookie('n', 'https://manaboard.example', 600_000)).toBe(
+    expect(nonceCookie('n', 'https://manaboard.example', 600_000, AUTH_PATH)).toBe(
       'mb_link_nonce=n; Max-Age=600; Path=/auth/twitter; HttpOnly; SameSite=Lax; Secure',
     );
-    expect(nonceCookie('n', 'http://localhost:3000', 600_000)).not.toContain('Secure');
-    expect(clearedNonceCookie('https://manaboard.example')).toMatch(/^mb_link_nonce=; Max-Age=0;.*; Secure$/);
+    expect(nonceCookie('n', 'http://localhost:3000', 600_000, AUTH_PATH)).not.toContain('Secure');
+    expect(clearedNonceCookie('https://manaboard.example', AUTH_PATH)).toMatch(
+      /^mb_link_nonce=; Max-Age=0;.*; Secure$/,
+    );
+  });
+
+  it('is sent only to the folder the start and the callback share', () => {
+    expect(nonceCookiePath('/auth/twitter/start', '/auth/twitter/callback')).toBe('/auth/twitter');
+    expect(nonceCookiePath('/auth/bluesky/start', '/auth/bluesky/callback')).toBe('/auth/bluesky');
+    expect(nonceCookiePath('/link/start', '/oauth/back')).toBe('/');
+    expect(nonceCookiePath('/auth/start', '/auth/callback')).toBe('/auth');
   });
 
   it('matches only the nonce its hash was made from', () => {

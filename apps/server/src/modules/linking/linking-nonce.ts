@@ -2,14 +2,23 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * The nonce cookie that ties an OAuth attempt to the browser that started it (login CSRF): without it, anyone
- * could start linking for their own browser id and have a victim approve at X, binding the victim's account to
- * the attacker's browser. The browser id header cannot do this job: X sends the browser back with a plain
- * navigation, which carries cookies but no headers of ours.
+ * could start linking for their own browser id and have a victim approve at the network, binding the victim's
+ * account to the attacker's browser. The browser id header cannot do this job: the network sends the browser back
+ * with a plain navigation, which carries cookies but no headers of ours.
  */
 export const NONCE_COOKIE = 'mb_link_nonce';
 
-/** Only the start and the callback need it; Lax still sends it on X's top-level redirect back to us. */
-const COOKIE_PATH = '/auth/twitter';
+/**
+ * Only the start and the callback need it, so it is sent to their common folder (X: `/auth/twitter`); Lax still
+ * sends it on the network's top-level redirect back to us.
+ */
+export function nonceCookiePath(startPath: string, callbackPath: string): string {
+  const a = startPath.split('/');
+  const b = callbackPath.split('/');
+  let shared = 0;
+  while (shared < a.length - 1 && shared < b.length - 1 && a[shared] === b[shared]) shared += 1;
+  return a.slice(0, shared).join('/') || '/';
+}
 
 /** A fresh nonce for the cookie, and the hash stored with the attempt (the nonce itself is never stored). */
 export function newNonce(): { nonce: string; nonceHash: string } {
@@ -33,18 +42,18 @@ export function nonceMatches(nonce: string | undefined, storedHash: string): boo
  * `Set-Cookie` for a new attempt: it lives as long as the attempt (`lifetimeMs`), Secure whenever the site is
  * served over https.
  */
-export function nonceCookie(nonce: string, publicOrigin: string, lifetimeMs: number): string {
-  return cookie(`${NONCE_COOKIE}=${nonce}`, Math.round(lifetimeMs / 1000), publicOrigin);
+export function nonceCookie(nonce: string, publicOrigin: string, lifetimeMs: number, path: string): string {
+  return cookie(`${NONCE_COOKIE}=${nonce}`, Math.round(lifetimeMs / 1000), publicOrigin, path);
 }
 
 /** `Set-Cookie` that removes the nonce once the callback has used (or refused) it. */
-export function clearedNonceCookie(publicOrigin: string): string {
-  return cookie(`${NONCE_COOKIE}=`, 0, publicOrigin);
+export function clearedNonceCookie(publicOrigin: string, path: string): string {
+  return cookie(`${NONCE_COOKIE}=`, 0, publicOrigin, path);
 }
 
-function cookie(pair: string, maxAgeSeconds: number, publicOrigin: string): string {
+function cookie(pair: string, maxAgeSeconds: number, publicOrigin: string, path: string): string {
   const secure = new URL(publicOrigin).protocol === 'https:' ? '; Secure' : '';
-  return `${pair}; Max-Age=${maxAgeSeconds}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax${secure}`;
+  return `${pair}; Max-Age=${maxAgeSeconds}; Path=${path}; HttpOnly; SameSite=Lax${secure}`;
 }
 
 /**

@@ -71,7 +71,7 @@ describe.each(testDatabaseKinds())('linking an X account on %s', (kind) => {
     const rows = await t.database.db
       .selectFrom('accounts')
       .select('id')
-      .where('x_user_id', '=', user.id)
+      .where('network_user_id', '=', user.id)
       .execute();
     expect(rows).toHaveLength(1);
   });

@@ -11,7 +11,7 @@ import { noStore, okReply } from '../../http/referral-replies';
 import { requireBrowserIdHash } from '../identity/browser-id';
 import type { ReferralDeps } from '../referrals/referrals.service';
 import { completeLinking } from './linking-callback.service';
-import { clearedNonceCookie, nonceCookie, readNonce } from './linking-nonce';
+import { clearedNonceCookie, nonceCookie, nonceCookiePath, readNonce } from './linking-nonce';
 import {
   accountInfo,
   OAUTH_ATTEMPT_LIFETIME_MS,
@@ -24,16 +24,19 @@ import { memberOf } from './member';
 export type LinkingRoutesOptions = { linking: LinkingDeps; referrals: ReferralDeps; limits: RateLimits };
 
 /**
- * Linking an X account (SPEC §7, DESIGN §3): `POST /auth/twitter/start`, X's return to
- * `GET /auth/twitter/callback`, `GET /me/account` and `POST /me/unlink`. Answers are per browser: never cached.
+ * Linking a network account (SPEC §7, DESIGN §3): `POST {startPath}`, the network's return to
+ * `GET {callbackPath}` (both the adapter's: on X, SPEC's `/auth/twitter/start` and `/auth/twitter/callback`),
+ * `GET /me/account` and `POST /me/unlink`. Answers are per browser: never cached.
  */
 export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async (app, options) => {
   const { linking, limits } = options;
   const { publicOrigin } = linking;
+  const { startPath, callbackPath } = linking.network;
+  const cookiePath = nonceCookiePath(startPath, callbackPath);
   noStore(app);
 
   app.post(
-    '/auth/twitter/start',
+    startPath,
     {
       onRequest: limits('auth'),
       schema: { body: authStartRequestSchema, response: { 200: authStartResponseSchema } },
@@ -44,19 +47,22 @@ export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async 
         redirectAfter: request.body.redirectAfter,
         referrerSlug: request.body.referrerSlug,
       });
-      void reply.header('Set-Cookie', nonceCookie(nonce, publicOrigin, OAUTH_ATTEMPT_LIFETIME_MS));
+      void reply.header(
+        'Set-Cookie',
+        nonceCookie(nonce, publicOrigin, OAUTH_ATTEMPT_LIFETIME_MS, cookiePath),
+      );
       return okReply({ authorizeUrl });
     },
   );
 
-  // A top-level navigation from X: no X-User-Id here; the stored attempt names the browser, and the nonce
+  // A top-level navigation from the network: no X-User-Id here; the stored attempt names the browser, and the nonce
   // cookie proves this is that browser. Over the limit it is sent to the return page, not shown JSON.
   const callbackLimit = limits('auth', (reply) =>
     reply
       .header('Referrer-Policy', 'no-referrer')
       .redirect(`${publicOrigin}/auth/callback?error=rate_limited`, 302),
   );
-  app.get('/auth/twitter/callback', { onRequest: callbackLimit }, async (request, reply) => {
+  app.get(callbackPath, { onRequest: callbackLimit }, async (request, reply) => {
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const { redirect } = await completeLinking(
       { ...linking, referrals: options.referrals },
@@ -66,7 +72,7 @@ export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async 
     // The callback URL carries the code: it must not leak to the next page as a Referer.
     return reply
       .header('Referrer-Policy', 'no-referrer')
-      .header('Set-Cookie', clearedNonceCookie(publicOrigin))
+      .header('Set-Cookie', clearedNonceCookie(publicOrigin, cookiePath))
       .redirect(redirect, 302);
   });
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createXClient } from '../../integrations/x/x-client';
-import { REFRESH_MARGIN_MS } from '../../integrations/x/x-oauth';
 import { parseKey, TokenCipher } from '../../security/token-cipher';
 import { TokenVault } from '../../security/token-vault';
 import { linkedBrowser, startLinkingTest, TEST_ORIGIN, type LinkingTest } from '../../test/linking-flow';
+import { REFRESH_MARGIN_MS, simulatedXLinking } from '../../test/simulated-x';
 import { testDatabaseKinds } from '../../test/test-database';
 import { hashBrowserId } from '../identity/browser-id';
 import * as accounts from './accounts.repository';
@@ -13,12 +12,15 @@ import { checkRedirectAfter, memberAccessToken, unlinkBrowser, type LinkingDeps 
 describe.each(testDatabaseKinds())('linking service on %s', (kind) => {
   let t: LinkingTest;
   let deps: LinkingDeps;
+  let me: ReturnType<typeof simulatedXLinking>['me'];
   beforeAll(async () => {
     t = await startLinkingTest(kind, { LOG_LEVEL: 'silent' });
     const clock = t.world.clock.asClientClock();
+    const network = simulatedXLinking(t.sim.config, t.database.db, clock);
+    me = network.me;
     deps = {
       db: t.database.db,
-      x: createXClient(t.sim.config, t.database.db, { clock }),
+      network: network.linking,
       vault: new TokenVault(new TokenCipher(parseKey(t.tokenKey))),
       publicOrigin: TEST_ORIGIN,
       now: clock.now,
@@ -49,8 +51,8 @@ describe.each(testDatabaseKinds())('linking service on %s', (kind) => {
       .executeTakeFirstOrThrow();
     expect(await deps.vault.open(after.access_token ?? '')).toBe(renewed);
     expect(after.refresh_token).not.toBe(before.refresh_token);
-    const me = await deps.x.api.me(renewed ?? '');
-    expect(me.data?.username).toBe('token_user');
+    const profile = await me(renewed ?? '');
+    expect(profile.data?.username).toBe('token_user');
   });
 
   it('accepts only the two return paths on the public origin', () => {
@@ -83,10 +85,10 @@ describe.each(testDatabaseKinds())('linking service on %s', (kind) => {
     // A login from another browser, caught mid-transaction: new tokens stored, browser bound, not committed.
     const login = t.database.db.transaction().execute(async (trx) => {
       await accounts.upsertAccount(trx, {
-        xUserId: account.x_user_id,
+        networkUserId: account.network_user_id,
         handle: account.handle,
         avatarUrl: account.avatar_url,
-        xCreatedAt: account.x_created_at,
+        networkCreatedAt: account.network_created_at,
         followers: account.followers,
         sealedAccessToken: fresh,
         sealedRefreshToken: null,

@@ -2,9 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { AUTH_RETURN_PATHS, HANDLE_PATTERN, normaliseHandle, type AccountInfo } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
+import type { NetworkCredentials, NetworkLinking } from '../../social/social-network';
 import { BadRequestError } from '../../errors';
-import type { XClient } from '../../integrations/x/x-client';
-import { freshTokens, type XTokens } from '../../integrations/x/x-oauth';
 import type { TokenVault } from '../../security/token-vault';
 import { recordAudit } from '../audit/audit.repository';
 import * as accounts from './accounts.repository';
@@ -18,16 +17,17 @@ export const OAUTH_ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
 /** Everything linking needs; no HTTP in sight. */
 export type LinkingDeps = {
   db: Kysely<Database>;
-  x: Pick<XClient, 'oauth' | 'api'>;
+  /** The network's identity half of the port (the only part of linking that differs per network). */
+  network: NetworkLinking;
   vault: TokenVault;
   publicOrigin: string;
   now: () => number;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 };
 
-/** The only callback URL registered with X for this deployment. */
-export function callbackUrl(publicOrigin: string): string {
-  return `${publicOrigin}/auth/twitter/callback`;
+/** The only callback URL registered with the network for this deployment. */
+export function callbackUrl(deps: Pick<LinkingDeps, 'publicOrigin' | 'network'>): string {
+  return `${deps.publicOrigin}${deps.network.callbackPath}`;
 }
 
 /**
@@ -53,7 +53,7 @@ export function checkRedirectAfter(publicOrigin: string, redirectAfter: string):
 /**
  * Starts linking for a browser: a one-time state and PKCE verifier stored for 10 minutes with the browser,
  * the referrer, where to return and the hash of a nonce that only this browser gets (as a cookie, set by the
- * route), and the X authorize URL to send the browser to. A referrer that cannot be a handle is dropped, not
+ * route), and the network's authorize URL to send the browser to. A referrer that cannot be a handle is dropped, not
  * refused: a mangled `/r/…` link must not stop anyone from linking.
  */
 export async function startLinking(
@@ -61,14 +61,14 @@ export async function startLinking(
   input: { browserHash: string; redirectAfter: string; referrerSlug: string | undefined },
 ): Promise<{ authorizeUrl: string; nonce: string }> {
   const redirectAfter = checkRedirectAfter(deps.publicOrigin, input.redirectAfter);
-  const start = await deps.x.oauth.start(callbackUrl(deps.publicOrigin));
+  const start = await deps.network.start({ callbackUrl: callbackUrl(deps) });
   const { nonce, nonceHash } = newNonce();
   const now = deps.now();
   // Expired attempts are worthless; sweeping them here keeps the table small without a job.
   await attempts.deleteExpiredAttempts(deps.db, new Date(now - OAUTH_ATTEMPT_LIFETIME_MS));
   await attempts.insertAttempt(deps.db, {
     state: start.state,
-    codeVerifier: start.codeVerifier,
+    codeVerifier: start.verifier,
     browserHash: input.browserHash,
     nonceHash,
     referrerSlug: usableReferrer(input.referrerSlug),
@@ -76,7 +76,7 @@ export async function startLinking(
     createdAt: new Date(now),
     expiresAt: new Date(now + OAUTH_ATTEMPT_LIFETIME_MS),
   });
-  return { authorizeUrl: start.url, nonce };
+  return { authorizeUrl: start.authorizeUrl, nonce };
 }
 
 /** The referrer slug as a handle when it can be one, else null (ignored). */
@@ -93,7 +93,7 @@ export function accountInfo(account: AccountRow | undefined): AccountInfo {
 }
 
 /**
- * Unbinds this browser. When no browser remains bound to the account, its tokens are forgotten and revoked at X
+ * Unbinds this browser. When no browser remains bound to the account, its tokens are forgotten and revoked at the network
  * (a failed revoke is logged: the tokens are gone from here either way). Audited.
  */
 export async function unlinkBrowser(deps: LinkingDeps, browserHash: string): Promise<{ unlinked: boolean }> {
@@ -105,7 +105,7 @@ export async function unlinkBrowser(deps: LinkingDeps, browserHash: string): Pro
     return releaseIfUnbound(trx, accountId, now);
   });
   if (released === undefined) return { unlinked: false };
-  if (released) await revokeAtX(deps, released);
+  if (released) await revokeGrant(deps, released);
   return { unlinked: true };
 }
 
@@ -126,31 +126,34 @@ export async function releaseIfUnbound(
   return account ?? null;
 }
 
-/** Revokes what X granted: the refresh token ends the whole grant; otherwise the access token. */
-export async function revokeAtX(deps: LinkingDeps, account: AccountRow): Promise<void> {
+/** Revokes what the network granted: the refresh token ends the whole grant; otherwise the access token. */
+export async function revokeGrant(deps: LinkingDeps, account: AccountRow): Promise<void> {
   const sealed = account.refresh_token ?? account.access_token;
   if (!sealed) return;
   try {
-    await deps.x.oauth.revoke(await deps.vault.open(sealed));
+    await deps.network.revoke(await deps.vault.open(sealed));
   } catch (error) {
-    deps.log.warn({ err: error, accountId: account.id }, 'revoking the X token failed');
+    deps.log.warn(
+      { err: error, accountId: account.id, network: deps.network.name },
+      'revoking the token failed',
+    );
   }
 }
 
 /**
- * A member's usable access token for calls made on their behalf (liked_tweets): refreshed first when it is
+ * A member's usable access token for calls made on their behalf (their likes): refreshed first when it is
  * about to expire, the rotated tokens sealed and stored. Undefined when the member has no tokens.
  */
 export async function memberAccessToken(deps: LinkingDeps, accountId: string): Promise<string | undefined> {
   const account = await accounts.findAccountById(deps.db, accountId);
   if (!account?.access_token || !account.token_expires_at) return undefined;
-  const stored: XTokens = {
+  const stored: NetworkCredentials = {
     accessToken: await deps.vault.open(account.access_token),
     refreshToken: account.refresh_token ? await deps.vault.open(account.refresh_token) : undefined,
     expiresAt: account.token_expires_at.getTime(),
     scopes: account.scopes.split(' ').filter(Boolean),
   };
-  const fresh = await freshTokens(stored, deps.x.oauth, deps.now());
+  const fresh = await deps.network.fresh(stored, deps.now());
   if (fresh !== stored) {
     await accounts.updateTokens(deps.db, accountId, {
       sealedAccessToken: await deps.vault.seal(fresh.accessToken),

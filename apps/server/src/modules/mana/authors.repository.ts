@@ -107,7 +107,7 @@ export async function authorFacts(db: Db, ids: readonly string[]): Promise<Autho
     .selectFrom('authors')
     .leftJoin('accounts', (join) =>
       join
-        .onRef('accounts.x_user_id', '=', 'authors.id')
+        .onRef('accounts.network_user_id', '=', 'authors.id')
         .on((eb) =>
           eb.exists(
             eb.selectFrom('browser_links').select('browser_hash').whereRef('account_id', '=', 'accounts.id'),

@@ -29,7 +29,7 @@ export async function setDisqualified(db: Db, authorId: string, value: boolean):
   const account = await db
     .updateTable('accounts')
     .set({ disqualified: value })
-    .where('x_user_id', '=', authorId)
+    .where('network_user_id', '=', authorId)
     .returning('id')
     .executeTakeFirst();
   if (!account) return 0;

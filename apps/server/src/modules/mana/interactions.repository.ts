@@ -37,8 +37,8 @@ export async function linkedMemberIds(db: Db, networkUserIds: readonly string[])
   if (networkUserIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('accounts')
-    .select('x_user_id')
-    .where('x_user_id', 'in', [...new Set(networkUserIds)])
+    .select('network_user_id')
+    .where('network_user_id', 'in', [...new Set(networkUserIds)])
     .where('disqualified', '=', false)
     .where((eb) =>
       eb.exists(
@@ -46,7 +46,7 @@ export async function linkedMemberIds(db: Db, networkUserIds: readonly string[])
       ),
     )
     .execute();
-  return new Set(rows.map((r) => r.x_user_id));
+  return new Set(rows.map((r) => r.network_user_id));
 }
 
 /** Linked members who granted reading their likes (scope like.read). */
@@ -55,7 +55,7 @@ export async function membersSharingLikes(
 ): Promise<Array<{ accountId: string; networkUserId: string }>> {
   const rows = await db
     .selectFrom('accounts')
-    .select(['id', 'x_user_id'])
+    .select(['id', 'network_user_id'])
     .where('disqualified', '=', false)
     .where('access_token', 'is not', null)
     .where(sql<string>`' ' || scopes || ' '`, 'like', '% like.read %')
@@ -66,7 +66,7 @@ export async function membersSharingLikes(
     )
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ accountId: r.id, networkUserId: r.x_user_id }));
+  return rows.map((r) => ({ accountId: r.id, networkUserId: r.network_user_id }));
 }
 
 /** Whether any member is linked at all (no member, no interaction calls to the network). */
@@ -181,8 +181,8 @@ export async function ensureInteractionAuthors(
   if (memberIds.length === 0) return;
   await sql`
     insert into authors (id, handle, display_name, avatar_url, first_tracked_at, totals_dirty, updated_at)
-    select ac.x_user_id, ac.handle, ac.handle, ac.avatar_url, ${now}, true, ${now}
-    from accounts ac where ac.x_user_id in (${sql.join([...new Set(memberIds)])})
+    select ac.network_user_id, ac.handle, ac.handle, ac.avatar_url, ${now}, true, ${now}
+    from accounts ac where ac.network_user_id in (${sql.join([...new Set(memberIds)])})
     on conflict (id) do update set totals_dirty = true
   `.execute(db);
 }

@@ -13,12 +13,12 @@ export async function referralLines(db: Db, authorIds: readonly string[]): Promi
   if (authorIds.length === 0) return [];
   const rows = await countingReferrals(db)
     .innerJoin('accounts as referrer', 'referrer.id', 'referrals.referrer_account_id')
-    .select(['referrer.x_user_id', 'referee.handle', 'referrals.reward_mana', 'referrals.created_at'])
-    .where('referrer.x_user_id', 'in', authorIds)
+    .select(['referrer.network_user_id', 'referee.handle', 'referrals.reward_mana', 'referrals.created_at'])
+    .where('referrer.network_user_id', 'in', authorIds)
     .orderBy('referrals.created_at')
     .execute();
   return rows.map((r) => ({
-    authorId: r.x_user_id,
+    authorId: r.network_user_id,
     refereeHandle: r.handle,
     mana: r.reward_mana,
     at: r.created_at,
@@ -33,16 +33,16 @@ export async function referralLines(db: Db, authorIds: readonly string[]): Promi
 export async function syncMemberFacts(db: Db, now: Date): Promise<void> {
   await sql`
     insert into authors (id, handle, display_name, avatar_url, first_tracked_at, totals_dirty, updated_at)
-    select ac.x_user_id, ac.handle, ac.handle, ac.avatar_url, min(r.created_at), true, ${now}
+    select ac.network_user_id, ac.handle, ac.handle, ac.avatar_url, min(r.created_at), true, ${now}
     from referrals r join accounts ac on ac.id = r.referrer_account_id
-    where r.status = 'credited' and not exists (select 1 from authors a where a.id = ac.x_user_id)
-    group by ac.x_user_id, ac.handle, ac.avatar_url
+    where r.status = 'credited' and not exists (select 1 from authors a where a.id = ac.network_user_id)
+    group by ac.network_user_id, ac.handle, ac.avatar_url
     on conflict (id) do nothing
   `.execute(db);
   await sql`
     update authors as a set totals_dirty = true, facts_signature = f.sig
     from (
-      select ac.x_user_id as id, concat_ws('|',
+      select ac.network_user_id as id, concat_ws('|',
         case when exists (select 1 from browser_links bl where bl.account_id = ac.id)
           then extract(epoch from ac.linked_at)::text else '' end,
         ac.disqualified::text,

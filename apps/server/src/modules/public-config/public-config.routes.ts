@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { BrandingResponse, PublicConfigResponse } from '@manaboard/contract';
+import type { BrandingResponse, PublicConfigResponse, SocialNetworkName } from '@manaboard/contract';
 import { paths } from '../../config/config';
 import { loadBranding } from './branding';
 
 export type PublicConfigOptions = {
+  /** The network this deployment runs on (the web takes its name, start path and post display from it). */
+  socialNetwork: SocialNetworkName;
   simulated: boolean;
   /** The branding JSON (config.brandingFile); default: the shipped Manaboard demo branding. */
   brandingFile?: string;
@@ -18,7 +20,7 @@ const defaultBrandingFile = `${paths.repoRoot}/apps/server/content/branding.json
 export const publicConfigRoutes: FastifyPluginAsync<PublicConfigOptions> = async (app, options) => {
   const body: PublicConfigResponse = {
     success: true,
-    data: { socialNetwork: 'x', simulated: options.simulated },
+    data: { socialNetwork: options.socialNetwork, simulated: options.simulated },
   };
   const branding: BrandingResponse = {
     success: true,

@@ -183,9 +183,9 @@ describe.each(testDatabaseKinds())('referrals on %s', (kind) => {
       .set({ disqualified: true })
       .where('handle', '=', 'count_banned')
       .execute();
-    const { x_user_id: authorId } = await t.database.db
+    const { network_user_id: authorId } = await t.database.db
       .selectFrom('accounts')
-      .select('x_user_id')
+      .select('network_user_id')
       .where('handle', '=', 'count_referrer')
       .executeTakeFirstOrThrow();
     const lines = await referralLines(t.database.db, [authorId]);

@@ -35,15 +35,15 @@ export function reservedHandles(
   return new Set([...programme.officialHandles, ...config.reservedHandles].map((h) => h.toLowerCase()));
 }
 
-/** The anti-bot gate (DESIGN §4, programme rules): an X account old enough and followed enough to be a referee. */
+/** The anti-bot gate (DESIGN §4, programme rules): a network account old enough and followed enough to be a referee. */
 export function passesAntiBotGate(
-  account: Pick<AccountRow, 'x_created_at' | 'followers'>,
+  account: Pick<AccountRow, 'network_created_at' | 'followers'>,
   rules: Pick<ProgrammeRules, 'minAccountAgeDays' | 'minFollowers'>,
   now: number,
 ): boolean {
   // X always reports a creation date; an account without one cannot show its age.
-  if (!account.x_created_at) return false;
-  const ageDays = (now - account.x_created_at.getTime()) / DAY_MS;
+  if (!account.network_created_at) return false;
+  const ageDays = (now - account.network_created_at.getTime()) / DAY_MS;
   return ageDays >= rules.minAccountAgeDays && account.followers >= rules.minFollowers;
 }
 

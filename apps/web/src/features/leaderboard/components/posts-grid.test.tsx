@@ -4,7 +4,7 @@ import { renderWithProviders } from '../../../test/render-with-providers';
 import { filterPosts } from '../lib/filter-posts';
 import { community, post, queriesTo, serveBoard, settle } from './leaderboard.test-support';
 import { PostsGrid } from './posts-grid';
-import { X_WIDGETS_SRC } from './x-embed';
+import { X_WIDGETS_SRC } from '../../../networks/x/x-embed';
 
 const allTime = { weekly: false, search: '' };
 const realX = community({ success: true, data: { socialNetwork: 'x', simulated: false } });

@@ -1,22 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { publicConfigQueryOptions } from '../../../lib/public-config';
+import { postEmbedFor } from '../../../networks/post-embed';
 import { usePosts } from '../api/get-posts';
 import type { BoardFilter } from '../api/leaderboard-keys';
 import { statusIdOf } from '../lib/filter-posts';
 import { leaderboardErrorText } from '../lib/leaderboard-error';
 import { BoardEmpty, BoardError, BoardSpinner } from './board-status';
 import { PostCard } from './post-card';
-import { XEmbed } from './x-embed';
 
 /**
- * The Posts tab (SPEC §2): tracked posts in a grid of 1, 2 or 3 columns by width. With the real X each post
- * is X's own embed; with the simulation (or until the config is known) our card. Posts whose URL names no
+ * The Posts tab (SPEC §2): tracked posts in a grid of 1, 2 or 3 columns by width. On a real network with an
+ * embed script each post is the network's own embed; otherwise (the simulation, or until the config is known)
+ * our card. Posts whose URL names no
  * status id are skipped (SPEC §3).
  */
 export function PostsGrid({ filter }: { filter: BoardFilter }) {
   const posts = usePosts(filter);
   const config = useQuery(publicConfigQueryOptions());
-  const realX = config.data?.data.socialNetwork === 'x' && !config.data.data.simulated;
+  const Embed = postEmbedFor(config.data?.data);
 
   if (posts.isPending) return <BoardSpinner label="Loading posts" />;
   if (posts.isError) return <BoardError text={leaderboardErrorText(posts.error, 'posts')} />;
@@ -28,7 +29,13 @@ export function PostsGrid({ filter }: { filter: BoardFilter }) {
   return (
     <ul data-testid="posts-grid" className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
       {shown.map(({ post, statusId }) => (
-        <li key={post.id}>{realX ? <XEmbed post={post} statusId={statusId} /> : <PostCard post={post} />}</li>
+        <li key={post.id}>
+          {Embed ? (
+            <Embed post={post} statusId={statusId} fallback={<PostCard post={post} />} />
+          ) : (
+            <PostCard post={post} />
+          )}
+        </li>
       ))}
     </ul>
   );

@@ -2,12 +2,12 @@ import { useCallback, useEffect } from 'react';
 import { useStartLinking } from '../../account/api/start-linking';
 import { getPendingReferrer } from '../../referrals/pending-referrer';
 
-/** Starts linking with the pending referrer as `referrerSlug`; stays busy while the browser leaves for X. */
+/** Starts linking with the pending referrer as `referrerSlug`; stays busy while the browser leaves for the network. */
 export function useLinkAccount() {
   const { mutate, reset, isPending, isSuccess } = useStartLinking();
   const link = useCallback(() => mutate(getPendingReferrer()), [mutate]);
 
-  // Back from X's sign-in page, the browser may restore this page from its cache, still "busy": free it.
+  // Back from the network's sign-in page, the browser may restore this page from its cache, still "busy": free it.
   useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => {
       if (event.persisted) reset();

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { World } from '@manaboard/x-sim';
-import type { Database } from '../db/schema';
-import type { Clock } from '../integrations/x/clock';
-import { saveDemoProgress, type DemoState } from '../modules/mana/demo-state.service';
-import type { JobLog } from './job';
-import type { Worker } from './worker';
+import type { Database } from '../../db/schema';
+import type { Clock } from '../../clock';
+import { saveDemoProgress, type DemoState } from '../../modules/mana/demo-state.service';
+import type { JobLog } from '../../jobs/job';
+import type { Worker } from '../../jobs/worker';
 
 const HOUR_MS = 3_600_000;
 /** Simulated time per worker cycle while replaying the history: a live worker would run far more often. */

@@ -1,13 +1,12 @@
 import type { TrackedPost } from '@manaboard/contract';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   EMBED_MIN_HEIGHT_PX,
   EMBED_SCRIPT_POLL_MS,
   EMBED_SCRIPT_POLL_TRIES,
   EMBED_SIZE_CHECK_FOR_MS,
   EMBED_SIZE_CHECK_MS,
-} from '../../../config/constants';
-import { PostCard } from './post-card';
+} from '../../config/constants';
 
 type XWidgets = {
   createTweet: (id: string, target: HTMLElement, options: Record<string, unknown>) => Promise<unknown>;
@@ -47,9 +46,9 @@ type EmbedState = 'loading' | 'embedded' | 'fallback';
 
 /**
  * A post through X's embed script (`createTweet`, SPEC §4, §7): its size checked every 200 ms for 15 s and valid
- * only at 100 px or more. Until then, and whenever it fails, our own card stands in.
+ * only at 100 px or more. Until then, and whenever it fails, `fallback` (our own card) stands in.
  */
-export function XEmbed({ post, statusId }: { post: TrackedPost; statusId: string }) {
+export function XEmbed({ statusId, fallback }: { post: TrackedPost; statusId: string; fallback: ReactNode }) {
   const [state, setState] = useState<EmbedState>('loading');
   const target = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -85,7 +84,7 @@ export function XEmbed({ post, statusId }: { post: TrackedPost; statusId: string
 
   return (
     <div className="relative" data-embed-state={state}>
-      {state === 'embedded' ? null : <PostCard post={post} />}
+      {state === 'embedded' ? null : fallback}
       {state === 'fallback' ? null : (
         <div
           ref={target}
