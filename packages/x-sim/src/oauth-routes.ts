@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { challengeMethodOf, KNOWN_SCOPES, type AuthStore, type SimClient } from './auth-store';
 import { registerTokenRoutes } from './oauth-token-routes';
+import { postPageCss } from './post-page';
 import { html, signInCss, signInPage } from './sign-in-page';
 import type { World } from './world';
 import { HANDLE } from './world-users';
@@ -92,7 +93,10 @@ export function registerOAuthRoutes(
   const { world, clients, auth } = deps;
 
   app.get('/assets/sign-in.css', async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(signInCss),
+    reply
+      .type('text/css; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(signInCss + postPageCss),
   );
 
   const answerChecked = (reply: FastifyReply, params: AuthorizeParams, checked: Checked) => {

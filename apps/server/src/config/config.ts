@@ -153,6 +153,11 @@ export type XConfig = {
   scopes: string[];
   monthlyReadCap: number | undefined;
   requestTimeoutMs: number;
+  /**
+   * Where a post's link points: x.com for real X; in simulation mode the simulation's own page for the post
+   * (`{publicOrigin}/x-sim/{handle}/status/{id}`), since the simulated post does not exist on x.com.
+   */
+  postUrlBase: string;
 };
 
 /** Credentials of the simulated X's demo app (public on purpose: the simulation guards nothing real). */
@@ -248,6 +253,7 @@ function xConfig(e: z.infer<typeof envSchema>, publicOrigin: string): XConfig {
       authorizeUrl: e.X_AUTHORIZE_URL,
       tokenUrl: e.X_TOKEN_URL,
       revokeUrl: e.X_REVOKE_URL,
+      postUrlBase: 'https://x.com',
       ...common,
     };
   }
@@ -261,6 +267,7 @@ function xConfig(e: z.infer<typeof envSchema>, publicOrigin: string): XConfig {
     authorizeUrl: `${publicOrigin}/x-sim/i/oauth2/authorize`,
     tokenUrl: `${internal}/2/oauth2/token`,
     revokeUrl: `${internal}/2/oauth2/revoke`,
+    postUrlBase: `${publicOrigin}/x-sim`,
     ...common,
   };
 }

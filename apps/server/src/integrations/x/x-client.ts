@@ -45,6 +45,6 @@ export function createXClient(
     api,
     oauth: new XOAuth(config, clock.now),
     budget,
-    network: new XSocialNetwork(api),
+    network: new XSocialNetwork(api, config.postUrlBase),
   };
 }
