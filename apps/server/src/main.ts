@@ -9,6 +9,8 @@ import { demoWorld } from './integrations/x/x-simulation';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
+import { Metrics } from './modules/metrics/metrics';
+import { startMetricsServer } from './modules/metrics/metrics-server';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -38,6 +40,8 @@ async function main(): Promise<void> {
   // The worker drives the demo world's clock only when it shares the process (and the world) with the API.
   const replay = world && demo && role === 'all' && config.seedDemo ? { world, state: demo } : undefined;
   let leaderboardCache: LeaderboardCache | undefined;
+  // One set of metrics for the process: the API's requests and the worker's jobs side by side.
+  const metrics = new Metrics({ db: database.db, monthlyReadCap: config.x.monthlyReadCap });
   const app =
     role === 'worker'
       ? undefined
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
             ? { simulatedWorld: world, simulatedClockFollowsWall: !replay, simulatedOAuthOnWallClock: true }
             : {}),
           onLeaderboardCache: (cache) => (leaderboardCache = cache),
+          metrics,
         });
   const log = app?.log ?? pino({ level: config.logLevel });
   const worker: WorkerRuntime | undefined =
@@ -60,7 +65,13 @@ async function main(): Promise<void> {
           log,
           ...(replay ? { demo: replay } : {}),
           onTotalsChanged: () => leaderboardCache?.invalidate(),
+          metrics,
         });
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer(metrics, { port: config.metrics.port, host: config.metrics.host });
+  if (metricsServer) log.info(`metrics served at ${metricsServer.url}`);
   log.info(
     {
       database: database.kind,
@@ -89,6 +100,7 @@ async function main(): Promise<void> {
     try {
       await worker?.stop();
       await app?.close();
+      await metricsServer?.close();
       await database.close();
       process.exit(0);
     } catch (error) {

@@ -74,6 +74,13 @@ const envSchema = z.object({
   LEADERBOARD_CACHE: z.enum(['on', 'off']).default('on'),
   RESERVED_HANDLES: handleList.default([]),
   BRANDING_FILE: z.string().min(1).default(path.join(repoRoot, 'apps/server/content/branding.json')),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{24,}$/, 'must be at least 24 characters without spaces')
+    .optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  READY_WORKER_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(600),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -111,7 +118,16 @@ export type Config = {
   referrals: ReferralConfig;
   /** The programme's branding (validated JSON, served at `GET /api/public/branding`; docs/branding.md). */
   brandingFile: string;
+  metrics: MetricsConfig;
+  /** How long the worker leader may go without finishing a job before /readyz fails (0: not checked). */
+  readyWorkerMaxAgeMs: number;
 };
+
+/**
+ * Where Prometheus metrics are served: `GET /metrics` on the public port only with a bearer token, and/or on
+ * a separate port (loopback by default). Neither set: nowhere (the safe default).
+ */
+export type MetricsConfig = { token: string | undefined; port: number | undefined; host: string };
 
 /** Requests per minute per browser id for each route class; an IP gets `ipFactor` times as many (NAT). */
 export type RateLimitConfig = {
@@ -228,6 +244,8 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     leaderboardCache: e.LEADERBOARD_CACHE === 'on',
     referrals: { reservedHandles: e.RESERVED_HANDLES },
     brandingFile: path.resolve(repoRoot, e.BRANDING_FILE),
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
   };
 }
 
