@@ -74,7 +74,7 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     await recordAudit(h.database.db, { actor: 'test', action: 'probe', subject: 'cy_r', details: { n: 1 } });
     await seedDemoIfEmpty(h.database.db, new Date(START));
     await h.worker.runCycle();
-  });
+  }, 180_000);
   afterAll(async () => {
     await h.close();
     await fs.rm(dir, { recursive: true, force: true });

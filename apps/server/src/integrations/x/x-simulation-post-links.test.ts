@@ -16,7 +16,7 @@ describe.each(testDatabaseKinds())('post links in simulation mode (%s)', (kind) 
     world.addOrganic(post.id, { likes: 12, reposts: 3 });
     h = await startManaHarness(kind, world);
     await h.worker.runCycle();
-  });
+  }, 180_000);
   afterAll(() => h.close());
 
   it('point to the page the simulation serves for the post, which shows its text, author and metrics', async () => {

@@ -25,7 +25,7 @@ describe.each(testDatabaseKinds())('the worker’s metrics on the metrics port (
     world.createPost(ann.id, 'first steps on #ManaBoard', Date.now() - 600_000);
     sim = await startSimulatedX(world);
     database = await openTestDatabase(kind);
-  });
+  }, 180_000);
   afterAll(async () => {
     await sim.close();
     await database.close();
