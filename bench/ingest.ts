@@ -58,6 +58,7 @@ async function workerIngest(
     scopes: ['tweet.read', 'users.read'],
     monthlyReadCap: undefined,
     requestTimeoutMs: 30_000,
+    postUrlBase: origin,
   };
   const x = createXClient(config, db, { clock: systemClock });
   // Time spent waiting on the simulated X (its own process), to tell the network from the worker's own work.

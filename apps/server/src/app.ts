@@ -12,6 +12,8 @@ import { demoWorld, mountSimulatedX } from './integrations/x/x-simulation';
 import type { World } from '@manaboard/x-sim';
 import { announcementsRoutes } from './modules/announcements/announcements.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { Metrics } from './modules/metrics/metrics';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
 import { programmeRoutes } from './modules/programme/programme.routes';
@@ -52,6 +54,8 @@ export type AppDeps = {
   tokenCipher?: TokenCipher;
   /** Prefix of the rate-limit counters in Redis (tests use their own, so runs never share counters). */
   rateLimitNamespace?: string;
+  /** The process's metrics, shared with an in-process worker (default: the app's own). */
+  metrics?: Metrics;
 };
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -66,6 +70,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
+  const metrics = deps.metrics ?? new Metrics({ db: database.db, monthlyReadCap: config.x.monthlyReadCap });
+  // The one per-request metrics cost: a histogram observation labelled by the route pattern (never the raw URL).
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(
+      request.routeOptions.url ?? 'unmatched',
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Writes take JSON only: any other body (text/plain included) is a 415.
@@ -95,7 +110,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const referrals: ReferralDeps = { db: database.db, rules: config.referrals, now: clock.now };
 
-  await app.register(healthRoutes, { ping: database.ping });
+  await app.register(healthRoutes, {
+    db: database.db,
+    ping: database.ping,
+    workerMaxAgeMs: config.readyWorkerMaxAgeMs,
+    localJobRunAt: () => metrics.lastJobRunAt,
+  });
+  if (config.metrics.token) await app.register(metricsRoutes, { metrics, token: config.metrics.token });
   await app.register(identityRoutes, { csrf, limits });
   await app.register(linkingRoutes, { linking, referrals, limits });
   await app.register(referralsRoutes, { referrals, publicOrigin: config.publicOrigin, limits });
@@ -109,7 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     postUrl: (handle, postId) => x.network.postUrl(handle, postId),
     ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: deps.leaderboardCacheMs } : {}),
     ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
-    ...(deps.onLeaderboardCache ? { onCache: deps.onLeaderboardCache } : {}),
+    onCache: (cache) => {
+      metrics.watchCache(cache);
+      deps.onLeaderboardCache?.(cache);
+    },
   });
   await app.register(programmeRoutes, { db: database.db });
   await app.register(publicConfigRoutes, {

@@ -11,6 +11,8 @@ import { demoWorld } from './integrations/x/x-simulation';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
+import { Metrics } from './modules/metrics/metrics';
+import { startMetricsServer } from './modules/metrics/metrics-server';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -46,6 +48,8 @@ async function main(): Promise<void> {
   // The worker drives the demo world's clock only when it shares the process (and the world) with the API.
   const replay = world && demo && role === 'all' && config.seedDemo ? { world, state: demo } : undefined;
   let leaderboardCache: LeaderboardCache | undefined;
+  // One set of metrics for the process: the API's requests and the worker's jobs side by side.
+  const metrics = new Metrics({ db: database.db, monthlyReadCap: config.x.monthlyReadCap });
   const app =
     role === 'worker'
       ? undefined
@@ -57,13 +61,14 @@ async function main(): Promise<void> {
             ? { simulatedWorld: world, simulatedClockFollowsWall: !replay, simulatedOAuthOnWallClock: true }
             : {}),
           onLeaderboardCache: (cache) => (leaderboardCache = cache),
+          metrics,
         });
   const log = app?.log ?? pino({ level: config.logLevel });
   if (role === 'worker' && simulated) {
     // Its simulated X is the one an API process on this PORT serves (its own world and sign-ins).
     log.warn(
       { x: config.x.apiBaseUrl },
-      'worker: no X credentials, so it calls the simulated X of the API process on this PORT; for several processes run `npm run x-sim` and set the X_* variables (docs/scaling-out.md)',
+      'worker: no X credentials, so it calls the simulated X of the API process on this PORT; for several processes run `npm run x-sim` and set the X_* variables (docs/operations.md)',
     );
   }
   const worker: WorkerRuntime | undefined =
@@ -75,6 +80,7 @@ async function main(): Promise<void> {
           log,
           ...(replay ? { demo: replay } : {}),
           onTotalsChanged: () => leaderboardCache?.invalidate(),
+          metrics,
         });
   // Operator commands typed while this server owns the embedded database are carried out here (ADR 008).
   const socket = database.lock?.record.socket;
@@ -90,6 +96,11 @@ async function main(): Promise<void> {
         log,
       })
     : undefined;
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer(metrics, { port: config.metrics.port, host: config.metrics.host });
+  if (metricsServer) log.info(`metrics served at ${metricsServer.url}`);
   log.info(
     {
       database: database.kind,
@@ -119,6 +130,7 @@ async function main(): Promise<void> {
       await channel?.close();
       await worker?.stop();
       await app?.close();
+      await metricsServer?.close();
       await database.close();
       process.exit(0);
     } catch (error) {

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from './db/database';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
 import type { XEndpoint } from './integrations/x/x-http';
+import type { Metrics } from './modules/metrics/metrics';
 import { demoClock, followWallClock, replayDemoHistory } from './integrations/x/demo-feed';
 import type { JobLog, JobName } from './jobs/job';
 import { Worker } from './jobs/worker';
@@ -20,6 +21,15 @@ const endpointOf: Record<JobName, XEndpoint | null> = {
   totals: null,
 };
 
+/** The app-token endpoints whose rate-limit windows the metrics show. */
+const watchedEndpoints: XEndpoint[] = [
+  'search/recent',
+  'tweets',
+  'retweeted_by',
+  'quote_tweets',
+  'users/by/username',
+];
+
 export type WorkerRuntime = { worker: Worker; start: () => Promise<void>; stop: () => Promise<void> };
 
 /**
@@ -33,11 +43,22 @@ export function createWorkerRuntime(options: {
   log: JobLog;
   demo?: { world: World; state: DemoState };
   onTotalsChanged?: () => void;
+  /** The process's metrics: job runs, network calls and rate-limit windows are reported to it. */
+  metrics?: Metrics;
 }): WorkerRuntime {
-  const { config, database, log, demo } = options;
+  const { config, database, log, demo, metrics } = options;
   const replayClock = demo ? demoClock(demo.world) : undefined;
   const clock = replayClock ?? systemClock;
-  const x = createXClient(config.x, database.db, { clock });
+  const x = createXClient(config.x, database.db, {
+    clock,
+    ...(metrics ? { onCall: (call) => metrics.observeNetworkCall(call.endpoint, call.status) } : {}),
+  });
+  metrics?.watchRateWindows(() =>
+    watchedEndpoints.flatMap((endpoint) => {
+      const window = x.http.rateWindow(endpoint, config.x.bearerToken);
+      return window ? [{ endpoint, remaining: window.remaining, limit: window.limit }] : [];
+    }),
+  );
   // Members' likes are read with their own tokens, refreshed and re-sealed by the linking module.
   const linking: LinkingDeps = {
     db: database.db,
@@ -54,6 +75,7 @@ export function createWorkerRuntime(options: {
       databaseKind: database.kind,
       ...(config.workerIntervalSeconds ? { intervalSeconds: config.workerIntervalSeconds } : {}),
       ...(options.onTotalsChanged ? { onTotalsChanged: options.onTotalsChanged } : {}),
+      ...(metrics ? { onRun: (report) => metrics.observeJobRun(report) } : {}),
       rateLimitResetAt: (job) => {
         const endpoint = endpointOf[job];
         const window = endpoint ? x.http.rateWindow(endpoint, config.x.bearerToken) : undefined;

@@ -1,7 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** A registered app: an OAuth 2.0 confidential client with its exact callback URLs. */
-export type SimClient = { clientId: string; clientSecret: string; redirectUris: string[] };
+/**
+ * A registered app with its exact callback URLs: a confidential client (with a secret, authenticated with HTTP
+ * Basic) or, without a secret, a public client that proves itself with PKCE alone (as X allows).
+ */
+export type SimClient = { clientId: string; clientSecret?: string; redirectUris: string[] };
+
+/** PKCE methods X takes: `S256` (and its SDKs' lower-case `s256`) and `plain`. */
+export type ChallengeMethod = 'S256' | 'plain';
+
+/** The PKCE method named in an authorize request, as X reads it; undefined when X would refuse it. */
+export function challengeMethodOf(value: string | undefined): ChallengeMethod | undefined {
+  if (value === 'S256' || value === 's256') return 'S256';
+  if (value === 'plain') return 'plain';
+  return undefined;
+}
 
 /** Who granted what to which app. */
 export type UserGrant = { userId: string; clientId: string; scopes: string[] };
@@ -10,6 +23,7 @@ type Grant = UserGrant & { id: number; revoked: boolean };
 type AuthCode = UserGrant & {
   redirectUri: string;
   challenge: string;
+  method: ChallengeMethod;
   expiresAt: number;
   /** The grant the code was redeemed for (a replayed code revokes it). */
   grantId?: number;
@@ -63,13 +77,24 @@ export class AuthStore {
 
   constructor(private readonly now: () => number) {}
 
-  issueCode(grant: UserGrant, redirectUri: string, challenge: string): string {
+  issueCode(
+    grant: UserGrant,
+    redirectUri: string,
+    challenge: string,
+    method: ChallengeMethod = 'S256',
+  ): string {
     const code = newToken();
-    this.codes.set(code, { ...grant, redirectUri, challenge, expiresAt: this.now() + CODE_LIFETIME_MS });
+    this.codes.set(code, {
+      ...grant,
+      redirectUri,
+      challenge,
+      method,
+      expiresAt: this.now() + CODE_LIFETIME_MS,
+    });
     return code;
   }
 
-  /** Redeems a code once: checks client, expiry, exact redirect URI and the PKCE verifier (S256). */
+  /** Redeems a code once: checks client, expiry, exact redirect URI and the PKCE verifier (S256 or plain). */
   redeemCode(
     code: string,
     clientId: string,
@@ -88,7 +113,8 @@ export class AuthStore {
     }
     if (stored.redirectUri !== redirectUri)
       return { error: 'Value passed for the redirect uri parameter was invalid.' };
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const challenge =
+      stored.method === 'plain' ? verifier : createHash('sha256').update(verifier).digest('base64url');
     if (challenge !== stored.challenge)
       return { error: 'Value passed for the code verifier did not match the code challenge.' };
     const grant: Grant = {

@@ -51,14 +51,16 @@ describe('simulated X OAuth 2.0: the authorize page', () => {
     }
   });
 
-  it('refuses the plain PKCE method, a missing challenge and unknown scopes back at the client', async () => {
+  it('refuses an unknown PKCE method, a missing challenge and unknown scopes back at the client', async () => {
     const refused = async (overrides: Record<string, string>) => {
       const response = await app.inject({ url: `/i/oauth2/authorize?${authorizeParams(overrides).params}` });
       const location = new URL(String(response.headers.location));
       expect(location.searchParams.get('state')).toBe('xyz');
       return location.searchParams.get('error');
     };
-    expect(await refused({ code_challenge_method: 'plain' })).toBe('invalid_request');
+    expect(await refused({ code_challenge_method: 'S512' })).toBe('invalid_request');
+    expect(await refused({ code_challenge_method: '' })).toBe('invalid_request');
+    expect(await refused({ code_challenge_method: 'PLAIN ' })).toBe('invalid_request');
     expect(await refused({ code_challenge: '' })).toBe('invalid_request');
     expect(await refused({ scope: 'tweet.read admin' })).toBe('invalid_scope');
     expect(await refused({ response_type: 'token' })).toBe('unsupported_response_type');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { KNOWN_SCOPES, type AuthStore, type SimClient } from './auth-store';
+import { challengeMethodOf, KNOWN_SCOPES, type AuthStore, type SimClient } from './auth-store';
 import { registerTokenRoutes } from './oauth-token-routes';
+import { postPageCss } from './post-page';
 import { html, signInCss, signInPage } from './sign-in-page';
 import type { World } from './world';
 import { HANDLE } from './world-users';
@@ -40,7 +41,8 @@ function redirectWith(reply: FastifyReply, redirectUri: string, params: Record<s
 /**
  * Checks an authorization request as X does. A bad client or callback URL is shown on a page, never
  * redirected to (RFC 6749 §4.1.2.1: no redirect to an unverified address); other problems go back to the
- * client as `error=` with the state. PKCE is S256 only (RFC 9700); X's docs also allow `plain`.
+ * client as `error=` with the state. PKCE is required; the method may be `S256` in either case (X's own SDKs send
+ * `s256`) or `plain`, as X takes them (Manaboard itself always sends S256, per RFC 9700).
  */
 function checkAuthorize(params: AuthorizeParams, clients: SimClient[]): Checked {
   const client = clients.find((c) => c.clientId === params.client_id);
@@ -53,8 +55,8 @@ function checkAuthorize(params: AuthorizeParams, clients: SimClient[]): Checked 
     return refuse('unsupported_response_type', 'response_type must be code');
   if (!params.code_challenge)
     return refuse('invalid_request', 'Missing required parameter [code_challenge].');
-  if (params.code_challenge_method !== 'S256')
-    return refuse('invalid_request', 'code_challenge_method must be S256');
+  if (!challengeMethodOf(params.code_challenge_method))
+    return refuse('invalid_request', 'code_challenge_method must be S256 or plain');
   const scopes = (params.scope ?? '').split(/[\s+]+/).filter(Boolean);
   if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.has(s)))
     return refuse('invalid_scope', 'One or more scopes are not known.');
@@ -91,7 +93,10 @@ export function registerOAuthRoutes(
   const { world, clients, auth } = deps;
 
   app.get('/assets/sign-in.css', async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(signInCss),
+    reply
+      .type('text/css; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(signInCss + postPageCss),
   );
 
   const answerChecked = (reply: FastifyReply, params: AuthorizeParams, checked: Checked) => {
@@ -144,6 +149,7 @@ export function registerOAuthRoutes(
       { userId: user.id, clientId: checked.client.clientId, scopes: checked.scopes },
       redirectUri,
       params.code_challenge ?? '',
+      challengeMethodOf(params.code_challenge_method),
     );
     return redirectWith(reply, redirectUri, { state, code });
   });

@@ -12,24 +12,32 @@ function basicClient(request: FastifyRequest, clients: SimClient[]): SimClient |
   try {
     const id = decodeURIComponent(decoded.slice(0, sep));
     const secret = decodeURIComponent(decoded.slice(sep + 1));
-    return clients.find((c) => c.clientId === id && c.clientSecret === secret);
+    return clients.find(
+      (c) => c.clientSecret !== undefined && c.clientId === id && c.clientSecret === secret,
+    );
   } catch {
     return undefined;
   }
 }
 
+/** A public client (no secret) names itself with `client_id` in the body; PKCE is its only proof. */
+function publicClient(clientId: string, clients: SimClient[]): SimClient | undefined {
+  return clientId ? clients.find((c) => c.clientSecret === undefined && c.clientId === clientId) : undefined;
+}
+
 /**
  * `POST /2/oauth2/token` (authorization_code with the PKCE verifier; refresh_token, rotating) and
- * `POST /2/oauth2/revoke`, for confidential clients authenticated with Basic auth
- * (https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code).
+ * `POST /2/oauth2/revoke`, for confidential clients authenticated with Basic auth and public clients that send
+ * their `client_id` in the body (https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code).
+ * A confidential client without its credentials is refused, as on X.
  */
 export function registerTokenRoutes(app: FastifyInstance, deps: { clients: SimClient[]; auth: AuthStore }) {
   const { clients, auth } = deps;
 
   const authenticate = (request: FastifyRequest) => {
-    const client = basicClient(request, clients);
     const body = (request.body ?? {}) as Record<string, unknown>;
     const field = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : '');
+    const client = basicClient(request, clients) ?? publicClient(field('client_id'), clients);
     // A client_id in the body, if any, must name the same client as the Basic credentials.
     if (client && field('client_id') && field('client_id') !== client.clientId)
       return { client: undefined, field };

@@ -4,6 +4,7 @@ import type { ApiDeps } from './api-context';
 import { AuthStore, type SimClient } from './auth-store';
 import { Faults } from './faults';
 import { registerOAuthRoutes } from './oauth-routes';
+import { registerPostPage } from './post-page';
 import { RateLimiter, WINDOW_MS } from './rate-limits';
 import { registerSearchRoute } from './routes-search';
 import { registerTweetRoutes } from './routes-tweets';
@@ -37,7 +38,8 @@ export type XSimOptions = {
 };
 
 /**
- * The simulated X as a Fastify plugin: OAuth 2.0 with its sign-in page and the API v2 subset, under whatever
+ * The simulated X as a Fastify plugin: OAuth 2.0 with its sign-in page, the API v2 subset and a page per post
+ * (`/{handle}/status/{id}`, where a post's link points in simulation mode), under whatever
  * prefix it is registered at (the server uses `/x-sim`). Encapsulated: its form-body parser and its error
  * answers (X's shapes, never a stack) stay inside it.
  */
@@ -82,4 +84,5 @@ export const xSimPlugin: FastifyPluginAsync<XSimOptions> = async (app, options) 
   registerSearchRoute(app, deps);
   registerTweetRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerPostPage(app, { world });
 };

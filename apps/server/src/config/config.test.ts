@@ -16,6 +16,17 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(path.join(paths.repoRoot, 'data'));
   });
 
+  it('serves no metrics by default, binds a metrics port to loopback, and refuses a short metrics token', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({
+      token: undefined,
+      port: 9464,
+      host: '127.0.0.1',
+    });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 24/);
+    expect(loadConfig({}).readyWorkerMaxAgeMs).toBe(600_000);
+  });
+
   it('derives the public origin from PORT and normalises given origins', () => {
     expect(loadConfig({ PORT: '4321' }).publicOrigin).toBe('http://localhost:4321');
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://mana.example.org/some/path' }).publicOrigin).toBe(

@@ -76,6 +76,13 @@ const envSchema = z.object({
   WORKER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
   RESERVED_HANDLES: handleList.default([]),
   BRANDING_FILE: z.string().min(1).default(path.join(repoRoot, 'apps/server/content/branding.json')),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{24,}$/, 'must be at least 24 characters without spaces')
+    .optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  READY_WORKER_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(600),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -120,7 +127,16 @@ export type Config = {
   referrals: ReferralConfig;
   /** The programme's branding (validated JSON, served at `GET /api/public/branding`; docs/branding.md). */
   brandingFile: string;
+  metrics: MetricsConfig;
+  /** How long the worker leader may go without finishing a job before /readyz fails (0: not checked). */
+  readyWorkerMaxAgeMs: number;
 };
+
+/**
+ * Where Prometheus metrics are served: `GET /metrics` on the public port only with a bearer token, and/or on
+ * a separate port (loopback by default). Neither set: nowhere (the safe default).
+ */
+export type MetricsConfig = { token: string | undefined; port: number | undefined; host: string };
 
 /** Requests per minute per browser id for each route class; an IP gets `ipFactor` times as many (NAT). */
 export type RateLimitConfig = {
@@ -162,6 +178,11 @@ export type XConfig = {
   scopes: string[];
   monthlyReadCap: number | undefined;
   requestTimeoutMs: number;
+  /**
+   * Where a post's link points: x.com for real X; in simulation mode the simulation's own page for the post
+   * (`{publicOrigin}/x-sim/{handle}/status/{id}`), since the simulated post does not exist on x.com.
+   */
+  postUrlBase: string;
 };
 
 /** Credentials of the simulated X's demo app (public on purpose: the simulation guards nothing real). */
@@ -240,6 +261,8 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     workerIntervalSeconds: e.WORKER_INTERVAL_SECONDS,
     referrals: { reservedHandles: e.RESERVED_HANDLES },
     brandingFile: path.resolve(repoRoot, e.BRANDING_FILE),
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
   };
 }
 
@@ -265,6 +288,7 @@ function xConfig(e: z.infer<typeof envSchema>, publicOrigin: string): XConfig {
       authorizeUrl: e.X_AUTHORIZE_URL,
       tokenUrl: e.X_TOKEN_URL,
       revokeUrl: e.X_REVOKE_URL,
+      postUrlBase: 'https://x.com',
       ...common,
     };
   }
@@ -278,6 +302,7 @@ function xConfig(e: z.infer<typeof envSchema>, publicOrigin: string): XConfig {
     authorizeUrl: `${publicOrigin}/x-sim/i/oauth2/authorize`,
     tokenUrl: `${internal}/2/oauth2/token`,
     revokeUrl: `${internal}/2/oauth2/revoke`,
+    postUrlBase: `${publicOrigin}/x-sim`,
     ...common,
   };
 }

@@ -11,6 +11,8 @@ export type DatabaseHandle = {
   db: Kysely<Database>;
   /** 'pglite' for the embedded database, 'postgres' for a server given by URL. */
   kind: 'pglite' | 'postgres';
+  /** The embedded database itself (its own dump for backups); absent on PostgreSQL. */
+  pglite?: PGlite;
   /** True when the database answers a trivial query. */
   ping: () => Promise<boolean>;
   close: () => Promise<void>;
@@ -38,6 +40,7 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   let db: Kysely<Database>;
   let lock: OwnerLock | undefined;
+  let embedded: PGlite | undefined;
   if (options.kind === 'pglite') {
     let dataDir: string | undefined;
     if (options.dataDir) {
@@ -49,6 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL.
       const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
       db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+      embedded = pglite;
     } catch (error) {
       await lock?.release();
       throw error;
@@ -64,6 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return {
     db,
     kind: options.kind,
+    ...(embedded ? { pglite: embedded } : {}),
     ping: async () => {
       try {
         await sql`select 1`.execute(db);

@@ -56,6 +56,8 @@ export class Worker {
       /** Called after a totals run that changed something (an in-process API drops its cached pages). */
       onTotalsChanged?: () => void;
       rateLimitResetAt?: (job: JobName) => Date | null;
+      /** Told of every finished run, with its wall-clock duration (the process's metrics). */
+      onRun?: (report: { job: JobName; seconds: number; outcome: JobOutcome | null; error: boolean }) => void;
     } = {},
   ) {
     this.leadership = new Leadership(context.db, options.databaseKind === 'pglite');
@@ -139,6 +141,12 @@ export class Worker {
       error = failure instanceof Error ? failure.message : String(failure);
       log.warn({ job: name, err: failure }, 'job failed; it resumes from its cursor next run');
     }
+    this.options.onRun?.({
+      job: name,
+      seconds: (clockless() - started) / 1000,
+      outcome,
+      error: error !== null,
+    });
     const cron = this.crons.find((c) => c.name === `mana-${name}`);
     await recordRun(db, name, {
       startedAt,

@@ -43,6 +43,7 @@ export async function startSimulatedX(world: World, options: { rateLimitScale?: 
     scopes: ['tweet.read', 'users.read', 'like.read', 'offline.access'],
     monthlyReadCap: undefined,
     requestTimeoutMs: 5_000,
+    postUrlBase: address,
   };
   return { address, config, faults, world, close: () => app.close() };
 }

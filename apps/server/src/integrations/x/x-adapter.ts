@@ -105,7 +105,11 @@ export class XSocialNetwork implements SocialNetwork {
   readonly metricsBatchSize = 100;
   readonly searchReachMs = X_SEARCH_REACH_MS;
 
-  constructor(private readonly api: XApi) {}
+  /** `postUrlBase`: x.com, or the simulation's origin and prefix (its page per post). */
+  constructor(
+    private readonly api: XApi,
+    private readonly postUrlBase = 'https://x.com',
+  ) {}
 
   async findPosts(
     query: PostQuery,
@@ -152,6 +156,6 @@ export class XSocialNetwork implements SocialNetwork {
   }
 
   postUrl(handle: string, postId: string): string {
-    return `https://x.com/${encodeURIComponent(handle)}/status/${encodeURIComponent(postId)}`;
+    return `${this.postUrlBase}/${encodeURIComponent(handle)}/status/${encodeURIComponent(postId)}`;
   }
 }

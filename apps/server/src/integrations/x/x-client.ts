@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema';
 import { systemClock, type Clock } from './clock';
 import { XApi } from './x-api';
 import { XBudget } from './x-budget';
-import { XHttp } from './x-http';
+import { XHttp, type CallRecord } from './x-http';
 import { XLinking } from './x-linking';
 import { XOAuth } from './x-oauth';
 import { XSocialNetwork } from './x-adapter';
@@ -28,7 +28,13 @@ export type XClient = {
 export function createXClient(
   config: XConfig,
   db: Kysely<Database>,
-  options: { clock?: Clock; fetch?: typeof fetch; random?: () => number } = {},
+  options: {
+    clock?: Clock;
+    fetch?: typeof fetch;
+    random?: () => number;
+    /** Told of every answered call (the process's metrics). */
+    onCall?: (record: CallRecord) => void;
+  } = {},
 ): XClient {
   const clock = options.clock ?? systemClock;
   const budget = new XBudget(db, config.monthlyReadCap, clock.now);
@@ -37,7 +43,12 @@ export function createXClient(
     timeoutMs: config.requestTimeoutMs,
     clock,
     beforeCall: budget.beforeCall,
-    afterCall: budget.afterCall,
+    afterCall: options.onCall
+      ? async (record) => {
+          options.onCall?.(record);
+          await budget.afterCall(record);
+        }
+      : budget.afterCall,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
@@ -49,7 +60,7 @@ export function createXClient(
     api,
     oauth,
     budget,
-    network: new XSocialNetwork(api),
+    network: new XSocialNetwork(api, config.postUrlBase),
     linking: new XLinking(oauth, api),
   };
 }

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { checkReadiness, type ReadinessDeps } from './readiness.service';
 
-/** `GET /healthz`: the process is up. `GET /readyz`: the database answers too (load balancers route on it). */
-export const healthRoutes: FastifyPluginAsync<{ ping: () => Promise<boolean> }> = async (app, { ping }) => {
+/**
+ * `GET /healthz`: the process is up. `GET /readyz`: the database answers and the worker leader has run within
+ * READY_WORKER_MAX_AGE_SECONDS (503 with the reason otherwise; orchestrators and alerts watch it).
+ */
+export const healthRoutes: FastifyPluginAsync<ReadinessDeps> = async (app, deps) => {
   app.get('/healthz', async (_request, reply) => {
     return reply.header('Cache-Control', 'no-store').send({ status: 'ok' });
   });
   app.get('/readyz', async (_request, reply) => {
-    const ready = await ping();
-    return reply
-      .code(ready ? 200 : 503)
-      .header('Cache-Control', 'no-store')
-      .send({ status: ready ? 'ok' : 'unavailable' });
+    const readiness = await checkReadiness(deps);
+    void reply.header('Cache-Control', 'no-store');
+    if (readiness.ready) return reply.code(200).send({ status: 'ok' });
+    return reply.code(503).send({ status: 'unavailable', reason: readiness.reason });
   });
 };

@@ -12,6 +12,9 @@ export class LeaderboardCache {
   private stamp: string | undefined;
   private checkedAt = 0;
   private checking: Promise<void> | undefined;
+  /** Answers served from the cache and answers built, since start (read by the metrics at each scrape). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly readStamp: () => Promise<string>,
@@ -32,7 +35,9 @@ export class LeaderboardCache {
     const now = Date.now();
     if (now - this.checkedAt >= this.options.checkMs) return undefined;
     const hit = this.entries.get(key);
-    return hit && now - hit.storedAt < this.options.maxAgeMs ? hit : undefined;
+    if (!hit || now - hit.storedAt >= this.options.maxAgeMs) return undefined;
+    this.hits++;
+    return hit;
   }
 
   /** The cached answer for `key`, or a fresh one from `build` (serialised once, with its ETag). */
@@ -40,7 +45,11 @@ export class LeaderboardCache {
     await this.revalidate();
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && now - hit.storedAt < this.options.maxAgeMs) return hit;
+    if (hit && now - hit.storedAt < this.options.maxAgeMs) {
+      this.hits++;
+      return hit;
+    }
+    this.misses++;
     const json = JSON.stringify(await build());
     const entry = { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"`, storedAt: now };
     if (this.entries.size >= this.options.maxEntries) this.entries.clear();

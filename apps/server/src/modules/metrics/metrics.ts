@@ -1,0 +1,163 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../../db/schema';
+import type { JobName, JobOutcome } from '../../jobs/job';
+import type { LeaderboardCache } from '../leaderboard/leaderboard-cache';
+import { monthReads, totalsLagSeconds } from './metrics.repository';
+
+/** What one finished job run reports (wall-clock duration; the job clock may be simulated). */
+export type JobRunReport = { job: JobName; seconds: number; outcome: JobOutcome | null; error: boolean };
+
+/** A rate-limit window of the network as the worker's client last saw it. */
+export type RateWindowReading = { endpoint: string; remaining: number; limit: number };
+
+/**
+ * The process's Prometheus metrics on a registry of its own (so several apps in one test process never share
+ * one): HTTP requests, the leaderboard cache, the worker's jobs, the network's calls and rate-limit windows,
+ * the totals' lag, and Node's default metrics (event-loop delay, memory, CPU, GC). Gauges that need the
+ * database are read when scraped, never on a timer.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly http: Histogram<'route' | 'method' | 'status'>;
+  private readonly jobRuns: Counter<'job' | 'result'>;
+  private readonly jobDuration: Histogram<'job'>;
+  private readonly jobItems: Counter<'job' | 'kind'>;
+  private readonly xCalls: Counter<'endpoint' | 'status'>;
+  private readonly caches: LeaderboardCache[] = [];
+  private rateWindows: (() => RateWindowReading[]) | undefined;
+  private lastJobFinishedAt: number | undefined;
+  private defaultsOn = false;
+
+  constructor(options: { db: Db; monthlyReadCap?: number | undefined }) {
+    const registers = [this.registry];
+    this.http = new Histogram({
+      name: 'manaboard_http_request_duration_seconds',
+      help: 'HTTP requests by route pattern, method and status (the _count is the number of requests)',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    const caches = this.caches;
+    new Counter({
+      name: 'manaboard_leaderboard_cache_hits_total',
+      help: 'Public leaderboard reads answered from the in-process cache',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(caches.reduce((sum, c) => sum + c.hits, 0));
+      },
+    });
+    new Counter({
+      name: 'manaboard_leaderboard_cache_misses_total',
+      help: 'Public leaderboard reads built from the database (then cached)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(caches.reduce((sum, c) => sum + c.misses, 0));
+      },
+    });
+    this.jobRuns = new Counter({
+      name: 'manaboard_job_runs_total',
+      help: 'Worker job runs by job and result (ok or error)',
+      labelNames: ['job', 'result'],
+      registers,
+    });
+    this.jobDuration = new Histogram({
+      name: 'manaboard_job_duration_seconds',
+      help: 'Wall-clock duration of worker job runs',
+      labelNames: ['job'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900],
+      registers,
+    });
+    this.jobItems = new Counter({
+      name: 'manaboard_job_items_total',
+      help: 'What worker jobs processed, by job and kind of item (posts, authors, interactions, …)',
+      labelNames: ['job', 'kind'],
+      registers,
+    });
+    this.xCalls = new Counter({
+      name: 'manaboard_network_calls_total',
+      help: 'Calls to the social network API by endpoint and HTTP status',
+      labelNames: ['endpoint', 'status'],
+      registers,
+    });
+    const readWindows = () => this.rateWindows?.() ?? [];
+    new Gauge({
+      name: 'manaboard_network_rate_limit_remaining',
+      help: 'Requests left in the current rate-limit window of each endpoint (as last answered)',
+      labelNames: ['endpoint'],
+      registers,
+      collect() {
+        this.reset();
+        for (const w of readWindows()) this.set({ endpoint: w.endpoint }, w.remaining);
+      },
+    });
+    new Gauge({
+      name: 'manaboard_network_reads_this_month',
+      help: 'Posts and users read from the network this UTC month (the pay-per-use budget)',
+      registers,
+      async collect() {
+        this.set(await monthReads(options.db, new Date()));
+      },
+    });
+    if (options.monthlyReadCap !== undefined) {
+      new Gauge({
+        name: 'manaboard_network_monthly_read_cap',
+        help: 'The monthly read cap (X_MONTHLY_READ_CAP)',
+        registers,
+      }).set(options.monthlyReadCap);
+    }
+    new Gauge({
+      name: 'manaboard_totals_lag_seconds',
+      help: 'How far the totals lag the newest ingested post (0 when every ingested change is counted)',
+      registers,
+      async collect() {
+        this.set(await totalsLagSeconds(options.db));
+      },
+    });
+  }
+
+  /** One answered request; called from the app's single onResponse hook. */
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
+    this.http.observe({ route, method, status }, seconds);
+  }
+
+  /** Counts the cache's hits and misses at each scrape. */
+  watchCache(cache: LeaderboardCache): void {
+    this.caches.push(cache);
+  }
+
+  /** Reads the worker's rate-limit windows at each scrape. */
+  watchRateWindows(read: () => RateWindowReading[]): void {
+    this.rateWindows = read;
+  }
+
+  observeNetworkCall(endpoint: string, status: number): void {
+    this.xCalls.inc({ endpoint, status });
+  }
+
+  observeJobRun(report: JobRunReport): void {
+    this.jobRuns.inc({ job: report.job, result: report.error ? 'error' : 'ok' });
+    this.jobDuration.observe({ job: report.job }, report.seconds);
+    for (const [kind, count] of Object.entries(report.outcome?.counts ?? {})) {
+      if (count > 0) this.jobItems.inc({ job: report.job, kind }, count);
+    }
+    this.lastJobFinishedAt = Date.now();
+  }
+
+  /** Wall-clock time of the last job this process's worker finished (undefined: none yet). */
+  get lastJobRunAt(): number | undefined {
+    return this.lastJobFinishedAt;
+  }
+
+  /** The Prometheus text exposition and its content type. */
+  async exposition(): Promise<{ body: string; contentType: string }> {
+    if (!this.defaultsOn) {
+      // nodejs_eventloop_lag_* (monitorEventLoopDelay), process_resident_memory_bytes, nodejs_heap_*, GC: started
+      // on the first scrape, so a process nobody scrapes (and every test app) runs no event-loop monitor.
+      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
+      this.defaultsOn = true;
+    }
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}
