@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/database';
 import { registerErrorHandler } from './http/error-handler';
 import { registerSecurity } from './http/security';
 import { registerWebApp } from './http/web-app';
+import { logsEveryRequest, registerRequestLog } from './http/request-log';
 import { loggerOptions } from './logger';
 import { demoWorld, mountSimulatedX } from './integrations/x/x-simulation';
 import type { World } from '@manaboard/x-sim';
@@ -61,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),
+    // Below debug, no line per request (http/request-log.ts logs slow ones and a sample).
+    disableRequestLogging: !logsEveryRequest(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
@@ -71,6 +74,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Writes take JSON only: any other body (text/plain included) is a 415.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
+  registerRequestLog(app, {
+    level: config.logLevel,
+    slowMs: config.logSlowMs,
+    sampleRate: config.logSampleRate,
+  });
 
   await registerSecurity(app, config);
 

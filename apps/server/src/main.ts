@@ -9,6 +9,7 @@ import { demoWorld } from './integrations/x/x-simulation';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
+import { monitorEventLoop } from './event-loop-monitor';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -51,6 +52,9 @@ async function main(): Promise<void> {
           onLeaderboardCache: (cache) => (leaderboardCache = cache),
         });
   const log = app?.log ?? pino({ level: config.logLevel });
+  if (config.logEventLoopSeconds > 0) {
+    monitorEventLoop(log, { everyMs: config.logEventLoopSeconds * 1000, slowMs: config.logSlowMs });
+  }
   const worker: WorkerRuntime | undefined =
     role === 'api'
       ? undefined
