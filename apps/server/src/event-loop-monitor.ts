@@ -7,7 +7,10 @@ type Log = {
 
 export type EventLoopDelay = { p50Ms: number; p99Ms: number; maxMs: number };
 
-const ms = (nanoseconds: number) => Math.round(nanoseconds / 10_000) / 100;
+const RESOLUTION_MS = 10;
+
+/** The histogram holds the time between its timer's runs: minus the resolution, that is the delay. */
+const delayMs = (nanoseconds: number) => Math.max(0, Math.round(nanoseconds / 10_000) / 100 - RESOLUTION_MS);
 
 /**
  * Samples how late the event loop runs its timers (perf_hooks, 10 ms resolution) and logs a summary every
@@ -15,13 +18,13 @@ const ms = (nanoseconds: number) => Math.round(nanoseconds / 10_000) / 100;
  * holding the thread: every request waits that long). Returns the stop function.
  */
 export function monitorEventLoop(log: Log, options: { everyMs: number; slowMs: number }): () => void {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   const timer = setInterval(() => {
     const delay: EventLoopDelay = {
-      p50Ms: ms(histogram.percentile(50)),
-      p99Ms: ms(histogram.percentile(99)),
-      maxMs: ms(histogram.max),
+      p50Ms: delayMs(histogram.percentile(50)),
+      p99Ms: delayMs(histogram.percentile(99)),
+      maxMs: delayMs(histogram.max),
     };
     histogram.reset();
     const details = { eventLoopDelay: delay, windowSeconds: options.everyMs / 1000 };
