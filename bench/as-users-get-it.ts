@@ -25,7 +25,8 @@ type Started = { child: ChildProcess; loop: LoopDelay[]; stop: () => Promise<voi
 async function startAsUser(): Promise<Started> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-user-'));
   const child = spawn('npm', ['start'], {
-    cwd: repoRoot,
+    // BENCH_USER_CWD: another checkout's `npm start` (e.g. the commit before a change), measured the same way.
+    cwd: process.env.BENCH_USER_CWD ?? repoRoot,
     // Defaults, except the port, the data directory and how often the event-loop summary is logged.
     env: {
       ...process.env,
