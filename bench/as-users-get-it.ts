@@ -155,6 +155,8 @@ export async function asUsersGetIt(): Promise<void> {
     );
   } finally {
     await app.stop();
+    const exited = new Promise((resolve) => bareProcess.once('exit', resolve));
     bareProcess.kill('SIGTERM');
+    await exited;
   }
 }
