@@ -182,6 +182,7 @@ describe('configured frame and CORS origins', () => {
         MAKER_FRAME_ORIGINS: 'https://maker.example.org',
         VIDEO_FRAME_ORIGINS: 'https://player.vimeo.com',
         CORS_ORIGINS: 'https://community.example.org',
+        PUBLIC_ORIGIN: 'https://manaboard.example.org',
       }),
       database,
     });
@@ -192,6 +193,8 @@ describe('configured frame and CORS origins', () => {
         headers: { origin: 'https://community.example.org' },
       });
       expect(response.headers['access-control-allow-origin']).toBe('https://community.example.org');
+      // Over https, JSON answers keep HSTS.
+      expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
       const page = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
       expect(String(page.headers['content-security-policy'])).toContain(
         "frame-src 'self' https://player.vimeo.com https://maker.example.org",

@@ -120,7 +120,7 @@ describe.each(testDatabaseKinds())('stored answers in each encoding (%s)', (kind
       expect(decoded(br)).toEqual(plain.json());
       expect(decoded(gzip)).toEqual(plain.json());
       for (const response of [plain, br, gzip]) {
-        expect(response.headers.vary).toBe('Accept-Encoding');
+        expect(String(response.headers.vary).split(', ')).toEqual(['Origin', 'Accept-Encoding']);
         expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       }
       const tags = [plain, br, gzip].map((r) => String(r.headers.etag));
@@ -142,7 +142,7 @@ describe.each(testDatabaseKinds())('stored answers in each encoding (%s)', (kind
     expect(notModified.statusCode).toBe(304);
     expect(notModified.body).toBe('');
     expect(notModified.headers.etag).toBe(brTag);
-    expect(notModified.headers.vary).toBe('Accept-Encoding');
+    expect(String(notModified.headers.vary)).toContain('Accept-Encoding');
     expect((await read(url, 'gzip', String(gzip.headers.etag))).statusCode).toBe(304);
     expect((await read(url, undefined, String(plain.headers.etag))).statusCode).toBe(304);
     expect((await read(url, 'gzip', `W/${String(gzip.headers.etag)}`)).statusCode).toBe(304);

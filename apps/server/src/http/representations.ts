@@ -87,7 +87,13 @@ export function sendStored(
       : null;
   const form = encoding ? compressedForm(answer, encoding) : undefined;
   const etag = form?.etag ?? answer.etag;
-  void reply.headers({ 'cache-control': cacheControl, etag, vary: 'Accept-Encoding' });
+  // Added to what is there (CORS has put `Origin` in Vary): replacing it would let a shared cache mix origins.
+  const vary = reply.getHeader('vary');
+  void reply.headers({
+    'cache-control': cacheControl,
+    etag,
+    vary: vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding',
+  });
   if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
   void reply.type('application/json; charset=utf-8');
   if (!form || !encoding) return reply.send(answer.json);
