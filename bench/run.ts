@@ -6,6 +6,7 @@ import { leaderboardBench } from './leaderboard';
 import { totalsBench } from './totals';
 import { ingestBench } from './ingest';
 import { clusterBench } from './cluster';
+import { asUsersGetIt } from './as-users-get-it';
 import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
 import { repoRoot, startBenchServer, timeToFirst200, tsxCli } from './lib/spawn-server';
@@ -120,6 +121,7 @@ async function coldStart(): Promise<void> {
 
 console.log(`Manaboard benchmarks — Node ${process.version}, ${os.cpus().length} cores`);
 const only = process.argv[2];
+if (!only || only === 'user') await asUsersGetIt();
 if (!only || only === 'announcements') await announcementsThroughput();
 if (!only || only === 'x-sim') await simulatedX();
 if (!only || only === 'referrals') await referralLatency();

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/database';
 import { registerErrorHandler } from './http/error-handler';
 import { registerSecurity } from './http/security';
 import { registerWebApp } from './http/web-app';
+import { requestLogController } from './http/request-log';
 import { loggerOptions } from './logger';
 import { demoWorld, mountSimulatedX } from './integrations/x/x-simulation';
 import type { World } from '@manaboard/x-sim';
@@ -60,11 +61,22 @@ export type AppDeps = {
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
+function logControl(config: Config) {
+  const logController = requestLogController({
+    level: config.logLevel,
+    slowMs: config.logSlowMs,
+    sampleRate: config.logSampleRate,
+  });
+  return logController ? { logController } : {};
+}
+
 /** Builds the Fastify instance with every route; never listens (main.ts does, tests use inject). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),
+    // Below debug, no line per request: errors, slow ones and a sample (http/request-log.ts).
+    ...logControl(config),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,

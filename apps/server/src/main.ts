@@ -13,6 +13,7 @@ import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 import { Metrics } from './modules/metrics/metrics';
 import { startMetricsServer } from './modules/metrics/metrics-server';
+import { monitorEventLoop } from './event-loop-monitor';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -70,6 +71,9 @@ async function main(): Promise<void> {
       { x: config.x.apiBaseUrl },
       'worker: no X credentials, so it calls the simulated X of the API process on this PORT; for several processes run `npm run x-sim` and set the X_* variables (docs/operations.md)',
     );
+  }
+  if (config.logEventLoopSeconds > 0) {
+    monitorEventLoop(log, { everyMs: config.logEventLoopSeconds * 1000, slowMs: config.logSlowMs });
   }
   const worker: WorkerRuntime | undefined =
     role === 'api'

@@ -41,6 +41,9 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_SLOW_MS: z.coerce.number().int().min(1).default(500),
+  LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.001),
+  LOG_EVENT_LOOP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   CORS_ORIGINS: originList.default([]),
   TRUST_PROXY: z.string().default('false'),
   VIDEO_FRAME_ORIGINS: originList.default(['https://www.youtube-nocookie.com']),
@@ -99,6 +102,12 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Requests slower than this (ms) are logged at warn; so are event-loop stalls as long. */
+  logSlowMs: number;
+  /** The share of other requests logged at info (below debug, requests are not logged one by one). */
+  logSampleRate: number;
+  /** How often the event-loop delay summary is logged, in seconds (0: never). */
+  logEventLoopSeconds: number;
   corsOrigins: string[];
   /** false, true, a comma list of addresses/CIDRs, or a hop count (as a trust function). */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
@@ -236,6 +245,9 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     dataDir: path.resolve(repoRoot, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
+    logSlowMs: e.LOG_SLOW_MS,
+    logSampleRate: e.LOG_SAMPLE_RATE,
+    logEventLoopSeconds: e.LOG_EVENT_LOOP_SECONDS,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     videoFrameOrigins: e.VIDEO_FRAME_ORIGINS,

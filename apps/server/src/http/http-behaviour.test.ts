@@ -131,15 +131,30 @@ describe('HTTP behaviour', () => {
     expect(referral.json()).toMatchObject({ ok: false, data: null, error: { code: 'NOT_FOUND' } });
   });
 
-  it('sends security headers written for this app', async () => {
-    const response = await app.inject({ method: 'GET', url: '/healthz' });
+  it('sends security headers written for this app on pages', async () => {
+    const response = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(String(response.headers['content-type'])).not.toContain('application/json');
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-src 'self' https://www.youtube-nocookie.com");
     expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['cross-origin-resource-policy']).toBe('same-site');
+  });
+
+  it('keeps the headers that protect JSON answers and drops the document-only ones', async () => {
+    for (const url of ['/healthz', '/api/public/announcements', '/api/nothing-here']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(String(response.headers['content-type'])).toContain('application/json');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-site');
+      expect(response.headers['content-security-policy']).toBeUndefined();
+      expect(response.headers['x-frame-options']).toBeUndefined();
+    }
   });
 
   it('allows cross-origin calls only from the allowlist', async () => {
@@ -167,6 +182,7 @@ describe('configured frame and CORS origins', () => {
         MAKER_FRAME_ORIGINS: 'https://maker.example.org',
         VIDEO_FRAME_ORIGINS: 'https://player.vimeo.com',
         CORS_ORIGINS: 'https://community.example.org',
+        PUBLIC_ORIGIN: 'https://manaboard.example.org',
       }),
       database,
     });
@@ -176,10 +192,13 @@ describe('configured frame and CORS origins', () => {
         url: '/healthz',
         headers: { origin: 'https://community.example.org' },
       });
-      expect(String(response.headers['content-security-policy'])).toContain(
+      expect(response.headers['access-control-allow-origin']).toBe('https://community.example.org');
+      // Over https, JSON answers keep HSTS.
+      expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      const page = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+      expect(String(page.headers['content-security-policy'])).toContain(
         "frame-src 'self' https://player.vimeo.com https://maker.example.org",
       );
-      expect(response.headers['access-control-allow-origin']).toBe('https://community.example.org');
     } finally {
       await app.close();
       await database.close();

@@ -1,6 +1,6 @@
-import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { Config } from '../config/config';
 
 type SecurityConfig = Pick<
@@ -36,9 +36,16 @@ export function contentSecurityPolicy(config: SecurityConfig): Record<string, st
   };
 }
 
-/** Security headers and the CORS allowlist (same origin only unless CORS_ORIGINS lists more). */
-export async function registerSecurity(app: FastifyInstance, config: SecurityConfig): Promise<void> {
-  await app.register(helmet, {
+type Headers = Record<string, string>;
+
+/** helmet's headers for our options, computed once (@fastify/helmet rebuilt its middleware on every request). */
+function helmetHeaders(config: SecurityConfig): Headers {
+  const headers: Headers = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = value),
+    removeHeader: () => undefined,
+  };
+  const middleware = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     // YouTube's embed needs the referring origin; strict-origin-when-cross-origin sends only the origin.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -46,6 +53,32 @@ export async function registerSecurity(app: FastifyInstance, config: SecurityCon
     // Images of ours (avatars, art) may be shown by the operator's other sites.
     crossOriginResourcePolicy: { policy: 'same-site' },
     strictTransportSecurity: config.publicOrigin.startsWith('https:'),
+  });
+  middleware({} as never, recorder as never, () => undefined);
+  return headers;
+}
+
+/**
+ * The headers that still mean something on a JSON answer: no MIME sniffing (JSON is never run as a script or
+ * page), the cross-origin read policy, and HSTS over https. CSP, framing, referrer and the like act only on
+ * documents, so JSON does not carry them.
+ */
+const JSON_HEADERS = ['x-content-type-options', 'cross-origin-resource-policy', 'strict-transport-security'];
+
+/** The headers for a response of this type: JSON gets the short list, everything else (HTML, assets) all. */
+export function securityHeaders(config: SecurityConfig): { json: Headers; other: Headers } {
+  const other = helmetHeaders(config);
+  const json = Object.fromEntries(Object.entries(other).filter(([name]) => JSON_HEADERS.includes(name)));
+  return { json, other };
+}
+
+/** Security headers (the full set on pages and assets, the meaningful ones on JSON) and the CORS allowlist. */
+export async function registerSecurity(app: FastifyInstance, config: SecurityConfig): Promise<void> {
+  const { json, other } = securityHeaders(config);
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    void reply.headers(typeof type === 'string' && type.startsWith('application/json') ? json : other);
+    done(null, payload);
   });
   const allowed = new Set([config.publicOrigin, ...config.corsOrigins]);
   await app.register(cors, {

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { announcementsQuerySchema } from '@manaboard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { ifNoneMatchHits } from '../../http/etag';
+import { sendStored, storedAnswer, type StoredAnswer } from '../../http/representations';
 import { listPublished } from './announcements.service';
 
 /**
@@ -13,7 +12,8 @@ import { listPublished } from './announcements.service';
  */
 export const ANNOUNCEMENTS_CACHE_MS = 5_000;
 
-type CachedPage = { json: string; etag: string; expiresAt: number };
+/** A stored answer (compressed once per encoding on first demand) and when it stops being reused. */
+type CachedPage = StoredAnswer & { expiresAt: number };
 
 /** Public What's New feed (SPEC §7 Announcements). Cacheable by browsers and CDNs, revalidated by ETag. */
 export const announcementsRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; cacheMs?: number }> = async (
@@ -27,10 +27,8 @@ export const announcementsRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; 
     const now = Date.now();
     const hit = cache.get(key);
     if (hit && hit.expiresAt > now) return hit;
-    const json = JSON.stringify(await listPublished(db, { page: pageNumber, limit }));
     const fresh = {
-      json,
-      etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
+      ...storedAnswer(await listPublished(db, { page: pageNumber, limit })),
       expiresAt: now + cacheMs,
     };
     // Bounded: page × limit combinations beyond a few hundred are not worth keeping.
@@ -43,14 +41,11 @@ export const announcementsRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; 
     '/api/public/announcements',
     // The body is built from typed rows and sent pre-serialised (its ETag is the hash of those bytes);
     // tests parse it with the contract's announcementsResponseSchema.
-    { schema: { querystring: announcementsQuerySchema } },
+    // Stored bytes in the negotiated encoding (representations.ts), so @fastify/compress keeps out.
+    { schema: { querystring: announcementsQuerySchema }, compress: false },
     async (request, reply) => {
-      const { json, etag } = await page(request.query.page, request.query.limit);
-      void reply
-        .header('Cache-Control', 'public, max-age=30, stale-while-revalidate=300')
-        .header('ETag', etag);
-      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(json);
+      const answer = await page(request.query.page, request.query.limit);
+      return sendStored(request, reply, answer, 'public, max-age=30, stale-while-revalidate=300');
     },
   );
 };

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { storedAnswer, type StoredAnswer } from '../../http/representations';
 
-type Entry = { json: string; etag: string; storedAt: number };
+/** A stored answer (JSON, ETag, compressed forms made once per encoding) and when it was stored. */
+type Entry = StoredAnswer & { storedAt: number };
 
 /**
  * Serialised answers of the public reads, kept until the leaderboard changes. Whether it changed is asked of
@@ -50,8 +51,7 @@ export class LeaderboardCache {
       return hit;
     }
     this.misses++;
-    const json = JSON.stringify(await build());
-    const entry = { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"`, storedAt: now };
+    const entry: Entry = { ...storedAnswer(await build()), storedAt: now };
     if (this.entries.size >= this.options.maxEntries) this.entries.clear();
     if (this.options.maxAgeMs > 0) this.entries.set(key, entry);
     return entry;

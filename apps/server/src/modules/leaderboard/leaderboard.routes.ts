@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -10,7 +9,7 @@ import {
 } from '@manaboard/contract';
 import { browserIdSchema, hashBrowserId } from '../identity/browser-id';
 import { breakdownOf } from './breakdown.service';
-import { ifNoneMatchHits } from '../../http/etag';
+import { sendStored, storedAnswer } from '../../http/representations';
 import { totalsStamp } from '../mana/totals.repository';
 import { weekKey } from '../mana/scoring';
 import { LeaderboardCache } from './leaderboard-cache';
@@ -22,12 +21,6 @@ export type LeaderboardRouteOptions = LeaderboardDeps & {
   /** Called with the cache, so an in-process worker can invalidate it when totals change. */
   onCache?: (cache: LeaderboardCache) => void;
 };
-
-/** An answer serialised once, with the ETag of its bytes (the cache-off path: LEADERBOARD_CACHE=off). */
-function serialise(body: unknown): { json: string; etag: string } {
-  const json = JSON.stringify(body);
-  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
-}
 
 /** Browsers and CDNs may reuse a page briefly; the ETag makes revalidation cheap. */
 const CACHE_CONTROL = 'public, max-age=15, stale-while-revalidate=60';
@@ -53,22 +46,23 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
     key: string,
     build: () => Promise<unknown>,
   ) => {
-    const { json, etag } =
-      cacheMs > 0 ? (cache.peek(key) ?? (await cache.get(key, build))) : serialise(await build());
-    void reply.header('Cache-Control', CACHE_CONTROL).header('ETag', etag);
-    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(json);
+    // Cache off (LEADERBOARD_CACHE=off): a fresh answer each time, compressed for this request only.
+    const answer =
+      cacheMs > 0 ? (cache.peek(key) ?? (await cache.get(key, build))) : storedAnswer(await build());
+    return sendStored(request, reply, answer, CACHE_CONTROL);
   };
   const keyOf = (route: string, q: LeaderboardQuery) =>
     `${route}|${q.weekly ? weekKey(new Date(deps.now())) : 'all'}|${q.limit}|${q.offset}|${q.search}`;
 
-  app.get('/api/mana', { schema: { querystring: leaderboardQuerySchema } }, (request, reply) =>
+  // Answers are sent as stored bytes in the negotiated encoding: @fastify/compress keeps out (compress: false).
+  const stored = { schema: { querystring: leaderboardQuerySchema }, compress: false } as const;
+  app.get('/api/mana', stored, (request, reply) =>
     send(request, reply, keyOf('mana', request.query), () => manaPage(deps, request.query)),
   );
-  app.get('/api/posts', { schema: { querystring: leaderboardQuerySchema } }, (request, reply) =>
+  app.get('/api/posts', stored, (request, reply) =>
     send(request, reply, keyOf('posts', request.query), () => postsPage(deps, request.query)),
   );
-  app.get('/api/daily-post-limit', (request, reply) =>
+  app.get('/api/daily-post-limit', { compress: false }, (request, reply) =>
     send(request, reply, 'daily-limit', () => dailyLimit(deps)),
   );
   // Per viewer (a member sees their referees' handles): never shared by caches, never cached here.
@@ -89,7 +83,7 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
   );
   app.get(
     '/api/daily-post-limit/user/:authorId',
-    { schema: { params: dailyLimitUserParamsSchema } },
+    { schema: { params: dailyLimitUserParamsSchema }, compress: false },
     (request, reply) => {
       const day = new Date(deps.now()).toISOString().slice(0, 10);
       return send(request, reply, `daily-limit|${day}|${request.params.authorId}`, () =>

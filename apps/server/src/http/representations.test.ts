@@ -1,0 +1,177 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { World } from '@manaboard/x-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manaResponseSchema } from '@manaboard/contract';
+import { buildTestApp, type TestApp } from '../test/test-app';
+import { testDatabaseKinds } from '../test/test-database';
+import { bumpTotalsStamp } from '../modules/mana/totals.repository';
+import { seedDemoIfEmpty } from '../modules/announcements/demo-seed';
+import { negotiateEncoding } from './representations';
+
+const BROWSER = 'gzip, deflate, br, zstd';
+
+describe('negotiateEncoding', () => {
+  it('prefers br, then gzip, and honours q=0 and *', () => {
+    expect(negotiateEncoding(BROWSER)).toBe('br');
+    expect(negotiateEncoding('gzip, deflate')).toBe('gzip');
+    expect(negotiateEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(negotiateEncoding('BR')).toBe('br');
+    expect(negotiateEncoding('*')).toBe('br');
+    expect(negotiateEncoding('*, br;q=0')).toBe('gzip');
+    expect(negotiateEncoding('identity')).toBeNull();
+    expect(negotiateEncoding('deflate, gzip;q=0')).toBeNull();
+    expect(negotiateEncoding(undefined)).toBeNull();
+    expect(negotiateEncoding('')).toBeNull();
+  });
+});
+
+/** `count` authors with all-time rows, written as the totals job would leave them, and the stamp bumped. */
+async function addRankedAuthors(t: TestApp, from: number, count: number) {
+  const at = new Date('2026-11-02T10:00:00Z');
+  for (let i = from; i < from + count; i++) {
+    const id = String(9000 + i);
+    await t.database.db
+      .insertInto('authors')
+      .values({
+        id,
+        handle: `author_${id}`,
+        display_name: `Author ${id}`,
+        first_tracked_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await t.database.db
+      .insertInto('mana_totals')
+      .values({
+        period: 'all',
+        author_id: id,
+        mana: 1000 - i,
+        posts: 1,
+        likes: 1,
+        replies: 0,
+        reposts: 0,
+        quotes: 0,
+        first_tracked_at: at,
+        rank: i + 1,
+      })
+      .execute();
+    await t.database.db
+      .insertInto('posts')
+      .values({
+        id: String(7000 + i),
+        author_id: id,
+        text: `Post ${i} about #ManaBoard`,
+        created_at: at,
+        kind: 'original',
+        likes: 1,
+        replies: 0,
+        reposts: 0,
+        quotes: 0,
+        first_seen_at: at,
+        refreshed_at: at,
+      })
+      .execute();
+  }
+  await bumpTotalsStamp(t.database.db, new Date());
+}
+
+function decoded(response: { headers: Record<string, unknown>; rawPayload: Buffer }): unknown {
+  const encoding = response.headers['content-encoding'];
+  const bytes =
+    encoding === 'br'
+      ? brotliDecompressSync(response.rawPayload)
+      : encoding === 'gzip'
+        ? gunzipSync(response.rawPayload)
+        : response.rawPayload;
+  return JSON.parse(bytes.toString('utf8'));
+}
+
+describe.each(testDatabaseKinds())('stored answers in each encoding (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { LOG_LEVEL: 'silent' }, { world: new World(Date.now()) });
+    await addRankedAuthors(t, 0, 30);
+    // The demo announcements: an answer worth compressing.
+    expect(await seedDemoIfEmpty(t.database.db)).toBeGreaterThan(0);
+  });
+  afterAll(() => t.close());
+
+  const read = (url: string, acceptEncoding?: string, ifNoneMatch?: string) =>
+    t.app.inject({
+      url,
+      headers: {
+        ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+        ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
+      },
+    });
+
+  it.each(['/api/mana?limit=30', '/api/posts?limit=20', '/api/public/announcements?page=1&limit=50'])(
+    '%s: br and gzip bytes decode to the plain JSON, each with its own ETag and Vary',
+    async (url) => {
+      const plain = await read(url);
+      const br = await read(url, BROWSER);
+      const gzip = await read(url, 'gzip, deflate');
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.length).toBeGreaterThanOrEqual(1024);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(decoded(br)).toEqual(plain.json());
+      expect(decoded(gzip)).toEqual(plain.json());
+      for (const response of [plain, br, gzip]) {
+        expect(String(response.headers.vary).split(', ')).toEqual(['Origin', 'Accept-Encoding']);
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      }
+      const tags = [plain, br, gzip].map((r) => String(r.headers.etag));
+      expect(new Set(tags).size).toBe(3);
+      // The second read in the same encoding sends the same stored bytes.
+      const brAgain = await read(url, BROWSER);
+      expect(brAgain.rawPayload.equals(br.rawPayload)).toBe(true);
+      expect(brAgain.headers.etag).toBe(br.headers.etag);
+    },
+  );
+
+  it('answers 304 only to the ETag of the representation it would send', async () => {
+    const url = '/api/mana?limit=30';
+    const plain = await read(url);
+    const br = await read(url, BROWSER);
+    const gzip = await read(url, 'gzip');
+    const brTag = String(br.headers.etag);
+    const notModified = await read(url, BROWSER, brTag);
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    expect(notModified.headers.etag).toBe(brTag);
+    expect(String(notModified.headers.vary)).toContain('Accept-Encoding');
+    expect((await read(url, 'gzip', String(gzip.headers.etag))).statusCode).toBe(304);
+    expect((await read(url, undefined, String(plain.headers.etag))).statusCode).toBe(304);
+    expect((await read(url, 'gzip', `W/${String(gzip.headers.etag)}`)).statusCode).toBe(304);
+    // Another representation's tag is not this one: the full answer comes back.
+    const mismatch = await read(url, BROWSER, String(plain.headers.etag));
+    expect(mismatch.statusCode).toBe(200);
+    expect(decoded(mismatch)).toEqual(plain.json());
+  });
+
+  it('leaves small answers uncompressed', async () => {
+    const small = await read('/api/mana?limit=1', BROWSER);
+    expect(small.statusCode).toBe(200);
+    expect(small.rawPayload.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('drops the stored forms when the totals change', async () => {
+    const url = '/api/mana?limit=40';
+    const before = await read(url, BROWSER);
+    const total = manaResponseSchema.parse(decoded(before)).data.total;
+    await addRankedAuthors(t, 30, 2);
+    // The cache asks for the totals stamp at most once a second.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const after = await read(url, BROWSER, String(before.headers.etag));
+    expect(after.statusCode).toBe(200);
+    expect(after.headers['content-encoding']).toBe('br');
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(manaResponseSchema.parse(decoded(after)).data.total).toBe(total + 2);
+    const plain = await read(url);
+    expect(decoded(after)).toEqual(plain.json());
+  });
+});
