@@ -48,7 +48,11 @@ export async function queuedChanges(db: Db, limit: number): Promise<QueuedChange
       'reposts',
       'quotes',
     ])
-    .where('id', 'in', queue.map((q) => q.post_id))
+    .where(
+      'id',
+      'in',
+      queue.map((q) => q.post_id),
+    )
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return queue.flatMap((q) => {
