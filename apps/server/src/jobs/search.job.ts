@@ -40,7 +40,8 @@ export const searchJob: Job = {
     let calls = 0;
     let tracked = 0;
     let seen = 0;
-    const fetchPage = (nextCursor: string | undefined) =>
+    // Async, so a network call that throws at once still fails only where its page is awaited.
+    const fetchPage = async (nextCursor: string | undefined) =>
       network.findPosts(query, {
         ...(sinceId ? { sinceId } : {}),
         ...(nextCursor ? { cursor: nextCursor } : {}),
