@@ -102,6 +102,10 @@ export function createWorkerRuntime(options: {
     stop: async () => {
       stopFollowing?.();
       await worker.stop();
+      // Calls counted since the budget's last write (it writes at most a second after a call).
+      await x.budget
+        .flush()
+        .catch((error: unknown) => log.error({ err: error }, 'x budget: ledger not written'));
     },
   };
 }

@@ -81,6 +81,16 @@ export interface ManaTotalsTable {
   rank: Defaulted<number>;
 }
 
+/** A live open post's metrics as the totals last counted them, until the totals job adds the difference. */
+export interface PostMetricChangesTable {
+  post_id: string;
+  author_id: string;
+  likes: number;
+  replies: number;
+  reposts: number;
+  quotes: number;
+}
+
 export interface IngestStateTable {
   job: string;
   cursor: ColumnType<Record<string, unknown>, string | undefined, string>;

@@ -5,6 +5,7 @@ import type {
   InteractionsTable,
   ManaTotalsTable,
   OfficialPostsTable,
+  PostMetricChangesTable,
   PostsTable,
   ProgrammeRulesTable,
 } from './schema-mana';
@@ -119,6 +120,7 @@ export interface Database {
   interactions: InteractionsTable;
   official_posts: OfficialPostsTable;
   mana_totals: ManaTotalsTable;
+  post_metric_changes: PostMetricChangesTable;
   ingest_state: IngestStateTable;
 }
 

@@ -40,12 +40,16 @@ export const searchJob: Job = {
     let calls = 0;
     let tracked = 0;
     let seen = 0;
+    // Async, so a network call that throws at once still fails only where its page is awaited.
+    const fetchPage = async (nextCursor: string | undefined) =>
+      network.findPosts(query, {
+        ...(sinceId ? { sinceId } : {}),
+        ...(nextCursor ? { cursor: nextCursor } : {}),
+      });
+    let pending = fetchPage(run?.nextCursor);
     for (let pageNumber = 0; pageNumber < SEARCH_PAGES_PER_RUN; pageNumber++) {
       const startedAt = run?.startedAt ?? now().toISOString();
-      const page = await network.findPosts(query, {
-        ...(sinceId ? { sinceId } : {}),
-        ...(run ? { cursor: run.nextCursor } : {}),
-      });
+      const page = await pending;
       calls++;
       seen += page.posts.length;
       const newest = page.posts.reduce<(typeof page.posts)[number] | undefined>(
@@ -70,6 +74,14 @@ export const searchJob: Job = {
           : newestId && newestAt
             ? { sinceId: newestId, sinceAt: newestAt }
             : base;
+      // The next page is asked for while this one is stored (the network's answer time and the database's work
+      // overlap). Only the stored cursor says what is done: if storing fails, the next page is never used and
+      // the next run asks for it again.
+      if (cursor.run && pageNumber + 1 < SEARCH_PAGES_PER_RUN) {
+        pending = fetchPage(cursor.run.nextCursor);
+        // Its failure surfaces when it is awaited; until then it must not count as unhandled.
+        pending.catch(() => undefined);
+      }
       tracked += await ingestSearchPage(db, rules, page, { job: 'search', value: cursor }, now());
       if (!cursor.run) break;
       run = cursor.run;

@@ -6,6 +6,7 @@ import * as m0004 from './0004-linking-and-referrals';
 import * as m0005 from './0005-mana-engine';
 import * as m0006 from './0006-oauth-attempt-nonce';
 import * as m0008 from './0008-leaderboard-indexes';
+import * as m0009 from './0009-deltas-and-search';
 import * as m0010 from './0010-network-neutral-accounts';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0005-mana-engine': m0005,
   '0006-oauth-attempt-nonce': m0006,
   '0008-leaderboard-indexes': m0008,
+  '0009-deltas-and-search': m0009,
   '0010-network-neutral-accounts': m0010,
 };

@@ -3,28 +3,31 @@ import type { Db } from '../../db/schema';
 
 export type UsageRow = { day: string; endpoint: string; calls: number; reads: number; failures: number };
 
-/** Adds one call (and its reads) to the day's line for the endpoint. */
+/** Adds counted calls (and their reads) to each day's line for the endpoint, in one statement. */
 export async function addUsage(
   db: Db,
-  line: { day: string; endpoint: string; reads: number; failed: boolean; now: Date },
+  lines: ReadonlyArray<{ day: string; endpoint: string; calls: number; reads: number; failures: number }>,
+  now: Date,
 ): Promise<void> {
-  const failures = line.failed ? 1 : 0;
+  if (lines.length === 0) return;
   await db
     .insertInto('x_api_usage')
-    .values({
-      day: line.day,
-      endpoint: line.endpoint,
-      calls: 1,
-      reads: line.reads,
-      failures,
-      updated_at: line.now,
-    })
+    .values(
+      lines.map((l) => ({
+        day: l.day,
+        endpoint: l.endpoint,
+        calls: l.calls,
+        reads: l.reads,
+        failures: l.failures,
+        updated_at: now,
+      })),
+    )
     .onConflict((oc) =>
       oc.columns(['day', 'endpoint']).doUpdateSet({
-        calls: sql`x_api_usage.calls + 1`,
-        reads: sql`x_api_usage.reads + ${line.reads}`,
-        failures: sql`x_api_usage.failures + ${failures}`,
-        updated_at: line.now,
+        calls: sql`x_api_usage.calls + excluded.calls`,
+        reads: sql`x_api_usage.reads + excluded.reads`,
+        failures: sql`x_api_usage.failures + excluded.failures`,
+        updated_at: now,
       }),
     )
     .execute();

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { World } from '@manaboard/x-sim';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase } from '../../test/test-database';
 import { startSimulatedX } from '../../test/simulated-x';
 import { createXClient } from './x-client';
-import { formatUsageReport } from './x-budget';
+import { formatUsageReport, XBudget } from './x-budget';
 import { XApiError } from './x-errors';
 import { XHttp } from './x-http';
 import { xTweetListSchema } from './x-schemas';
@@ -212,5 +212,23 @@ describe('the X client against the simulated X', () => {
     const report = formatUsageReport(month);
     expect(report).toMatch(/search\/recent\s+2 calls, 30 reads, 0 failed/);
     expect(report).toContain('total: 30 reads of a cap of 30');
+  });
+
+  it('writes counted calls to the ledger together, unasked, and a restarted budget counts them against the cap', async () => {
+    const own = await openTestDatabase('pglite');
+    onTestFinished(() => own.close());
+    const x = await setup({ cap: 30, db: own });
+    await x.api.searchRecent({ query: '#ManaBoard', maxResults: 20 });
+    await x.api.searchRecent({ query: '#ManaBoard', maxResults: 10 });
+    // One line for both calls, written within about a second without flush() or thisMonth().
+    await vi.waitFor(
+      async () => {
+        const rows = await own.db.selectFrom('x_api_usage').select(['endpoint', 'calls', 'reads']).execute();
+        expect(rows).toEqual([{ endpoint: 'search/recent', calls: 2, reads: 30 }]);
+      },
+      { timeout: 5000, interval: 100 },
+    );
+    const restarted = new XBudget(own.db, 30, fixture.world.clock.asClientClock().now);
+    await expect(restarted.beforeCall('search/recent')).rejects.toMatchObject({ kind: 'budget' });
   });
 });

@@ -13,10 +13,40 @@ export type AuthorInput = {
 /**
  * Inserts authors or refreshes what can change at the network (handle, name, avatar); keeps the earliest first
  * tracked post (ties on the leaderboard break by it). Marks them for the totals job.
+ *
+ * Most authors of a search page are known, unchanged and already waiting for the totals job: one read by
+ * primary key finds them, and only new, renamed, earlier-seen or not-yet-marked authors are written (a write
+ * per row costs far more than the read; an unchanged row keeps its `updated_at`). The upsert below stays the
+ * arbiter, so a row written in between is still merged correctly.
  */
 export async function upsertAuthors(db: Db, authors: readonly AuthorInput[], now: Date): Promise<void> {
   if (authors.length === 0) return;
-  const unique = [...new Map(authors.map((a) => [a.id, a])).values()];
+  const byId = new Map<string, AuthorInput>();
+  for (const a of authors) {
+    const seen = byId.get(a.id);
+    // The earliest post of the batch decides (the upsert keeps the least one too).
+    if (!seen || a.firstTrackedAt < seen.firstTrackedAt) byId.set(a.id, a);
+  }
+  const known = await db
+    .selectFrom('authors')
+    .select(['id', 'handle', 'display_name', 'avatar_url', 'first_tracked_at', 'totals_dirty'])
+    .where('id', 'in', [...byId.keys()])
+    .execute();
+  for (const row of known) {
+    const a = byId.get(row.id);
+    if (
+      a &&
+      row.totals_dirty &&
+      row.handle === a.handle &&
+      row.display_name === a.displayName &&
+      row.avatar_url === a.avatarUrl &&
+      row.first_tracked_at.getTime() <= a.firstTrackedAt.getTime()
+    ) {
+      byId.delete(row.id);
+    }
+  }
+  const unique = [...byId.values()];
+  if (unique.length === 0) return;
   await db
     .insertInto('authors')
     .values(

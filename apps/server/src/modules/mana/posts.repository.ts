@@ -79,8 +79,10 @@ export async function openPosts(
 
 /**
  * New metrics of refreshed posts (one statement); `final` once a post left the refresh window. Only rows that
- * change are written (`refreshed_at` is when a post's metrics last moved); returns their authors, so a refresh
- * that changes nothing costs the totals job nothing.
+ * change are written (`refreshed_at` is when a post's metrics last moved). A post that was live keeps its
+ * daily-limit slot and multiplier, so its change is queued as a per-post delta (its metrics as last counted,
+ * read from the row before the update) for the totals job; returns the authors of the other changed posts
+ * (a post coming back live), which need a full recompute. A refresh that changes nothing costs nothing.
  */
 export async function applyMetrics(
   db: Db,
@@ -94,14 +96,23 @@ export async function applyMetrics(
         sql`(${u.id}::text, ${u.likes}::integer, ${u.replies}::integer, ${u.reposts}::integer, ${u.quotes}::integer, ${u.final}::boolean)`,
     ),
   );
+  // `old` is the same row joined again: it reads the values from before this update.
   const { rows: changed } = await sql<{ author_id: string }>`
-    update posts set likes = v.likes, replies = v.replies, reposts = v.reposts, quotes = v.quotes,
-      status = 'live', final = v.final, refreshed_at = ${now}
-    from (values ${rows}) as v(id, likes, replies, reposts, quotes, final)
-    where posts.id = v.id and posts.final = false
-      and (posts.likes, posts.replies, posts.reposts, posts.quotes, posts.status, posts.final)
-        is distinct from (v.likes, v.replies, v.reposts, v.quotes, 'live', v.final)
-    returning posts.author_id
+    with changed as (
+      update posts set likes = v.likes, replies = v.replies, reposts = v.reposts, quotes = v.quotes,
+        status = 'live', final = v.final, refreshed_at = ${now}
+      from (values ${rows}) as v(id, likes, replies, reposts, quotes, final), posts as old
+      where posts.id = v.id and old.id = v.id and posts.final = false
+        and (posts.likes, posts.replies, posts.reposts, posts.quotes, posts.status, posts.final)
+          is distinct from (v.likes, v.replies, v.reposts, v.quotes, 'live', v.final)
+      returning posts.id, posts.author_id, old.status as old_status, old.likes, old.replies, old.reposts,
+        old.quotes
+    ), queued as (
+      insert into post_metric_changes (post_id, author_id, likes, replies, reposts, quotes)
+      select id, author_id, likes, replies, reposts, quotes from changed where old_status = 'live'
+      on conflict (post_id) do nothing
+    )
+    select author_id from changed where old_status <> 'live'
   `.execute(db);
   return changed.map((r) => r.author_id);
 }

@@ -4,6 +4,8 @@ import type { Database } from '../../db/schema';
 import * as authors from './authors.repository';
 import * as posts from './posts.repository';
 import { interactionLines } from './interactions.repository';
+import { applyQueuedChanges } from './post-deltas.service';
+import { dropQueued } from './post-deltas.repository';
 import { referralLines, syncMemberFacts } from './member-facts.repository';
 import { addBonusLines, periodTotals, scoreAuthorPosts } from './scoring';
 import * as totals from './totals.repository';
@@ -70,11 +72,17 @@ export async function recomputeAuthors(
     await totals.replaceTotals(trx, authorIds, rows);
     await totals.rerank(trx, [...periods]);
     await authors.clearDirty(trx, authorIds);
+    // Their queued per-post changes are in what was just computed from the posts themselves.
+    await dropQueued(trx, { authorIds });
     await totals.bumpTotalsStamp(trx, now);
   });
 }
 
-/** Recomputes every author waiting for it (after syncing the member facts), batch by batch; returns how many. */
+/**
+ * Recomputes every author waiting for it (after syncing the member facts), batch by batch, then adds the
+ * queued per-post metric changes of the other authors (post-deltas.service); returns how many authors were
+ * recomputed and posts applied.
+ */
 export async function recomputeDirtyTotals(
   db: Kysely<Database>,
   rules: ProgrammeRules,
@@ -85,7 +93,7 @@ export async function recomputeDirtyTotals(
   let done = 0;
   for (;;) {
     const ids = await authors.dirtyAuthorIds(db, TOTALS_BATCH);
-    if (ids.length === 0) return done;
+    if (ids.length === 0) return done + (await applyQueuedChanges(db, rules, now));
     await recomputeAuthors(db, rules, ids, now);
     done += ids.length;
     onProgress?.(done);
