@@ -24,6 +24,8 @@ import { csrfGuard, identityRoutes } from './modules/identity/identity.routes';
 import { loadOrCreateSecret } from './modules/identity/server-secrets.repository';
 import { systemClock, type Clock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
+import { monthReads } from './integrations/x/x-budget.repository';
+import type { Db } from './db/schema';
 import { registerRateLimits } from './http/rate-limits';
 import { linkingRoutes } from './modules/linking/linking.routes';
 import { referralsRoutes } from './modules/referrals/referrals.routes';
@@ -59,6 +61,13 @@ export type AppDeps = {
   metrics?: Metrics;
 };
 
+/** The process's metrics, the monthly-reads gauge read from the network's budget ledger. */
+export function createMetrics(config: Config, db: Db): Metrics {
+  const metrics = new Metrics({ db, monthlyReadCap: config.x.monthlyReadCap });
+  metrics.watchMonthReads(() => monthReads(db, new Date()));
+  return metrics;
+}
+
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 function logControl(config: Config) {
@@ -82,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
-  const metrics = deps.metrics ?? new Metrics({ db: database.db, monthlyReadCap: config.x.monthlyReadCap });
+  const metrics = deps.metrics ?? createMetrics(config, database.db);
   // The one per-request metrics cost: a histogram observation labelled by the route pattern (never the raw URL).
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(

@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { buildApp, createMetrics } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { migrateToLatest } from './db/migrate';
 import { openConfiguredDatabase } from './db/open-from-config';
@@ -11,7 +11,6 @@ import { demoWorld } from './integrations/x/x-simulation';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
-import { Metrics } from './modules/metrics/metrics';
 import { startMetricsServer } from './modules/metrics/metrics-server';
 import { monitorEventLoop } from './event-loop-monitor';
 
@@ -50,7 +49,7 @@ async function main(): Promise<void> {
   const replay = world && demo && role === 'all' && config.seedDemo ? { world, state: demo } : undefined;
   let leaderboardCache: LeaderboardCache | undefined;
   // One set of metrics for the process: the API's requests and the worker's jobs side by side.
-  const metrics = new Metrics({ db: database.db, monthlyReadCap: config.x.monthlyReadCap });
+  const metrics = createMetrics(config, database.db);
   const app =
     role === 'worker'
       ? undefined

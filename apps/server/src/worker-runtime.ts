@@ -59,6 +59,8 @@ export function createWorkerRuntime(options: {
       return window ? [{ endpoint, remaining: window.remaining, limit: window.limit }] : [];
     }),
   );
+  // The worker's budget also counts the calls it has not written to the ledger yet.
+  metrics?.watchMonthReads(async () => (await x.budget.thisMonth()).reads);
   // Members' likes are read with their own tokens, refreshed and re-sealed by the linking module.
   const linking: LinkingDeps = {
     db: database.db,

@@ -49,3 +49,9 @@ export async function usageSince(db: Db, fromDay: string): Promise<UsageRow[]> {
     failures: Number(r.failures),
   }));
 }
+
+/** Reads (posts and users) spent this UTC month, from the ledger: the metrics' budget gauge. */
+export async function monthReads(db: Db, now: Date): Promise<number> {
+  const lines = await usageSince(db, `${now.toISOString().slice(0, 7)}-01`);
+  return lines.reduce((sum, line) => sum + line.reads, 0);
+}

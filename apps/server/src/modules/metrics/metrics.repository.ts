@@ -1,14 +1,7 @@
 import type { Db } from '../../db/schema';
-import { usageSince } from '../../integrations/x/x-budget.repository';
 
 const toMs = (value: Date | string | null | undefined) =>
   value === null || value === undefined ? undefined : new Date(value).getTime();
-
-/** Reads from the network this UTC month, from the budget ledger. */
-export async function monthReads(db: Db, now: Date): Promise<number> {
-  const lines = await usageSince(db, `${now.toISOString().slice(0, 7)}-01`);
-  return lines.reduce((sum, line) => sum + line.reads, 0);
-}
 
 /**
  * How far the totals lag the newest ingested post, in seconds: 0 when no author waits for a totals run;

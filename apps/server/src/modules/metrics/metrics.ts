@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Db } from '../../db/schema';
 import type { JobName, JobOutcome } from '../../jobs/job';
 import type { LeaderboardCache } from '../leaderboard/leaderboard-cache';
-import { monthReads, totalsLagSeconds } from './metrics.repository';
+import { totalsLagSeconds } from './metrics.repository';
 
 /** What one finished job run reports (wall-clock duration; the job clock may be simulated). */
 export type JobRunReport = { job: JobName; seconds: number; outcome: JobOutcome | null; error: boolean };
@@ -22,9 +22,10 @@ export class Metrics {
   private readonly jobRuns: Counter<'job' | 'result'>;
   private readonly jobDuration: Histogram<'job'>;
   private readonly jobItems: Counter<'job' | 'kind'>;
-  private readonly xCalls: Counter<'endpoint' | 'status'>;
+  private readonly networkCalls: Counter<'endpoint' | 'status'>;
   private readonly caches: LeaderboardCache[] = [];
   private rateWindows: (() => RateWindowReading[]) | undefined;
+  private monthReads: (() => Promise<number>) | undefined;
   private lastJobFinishedAt: number | undefined;
   private defaultsOn = false;
 
@@ -75,7 +76,7 @@ export class Metrics {
       labelNames: ['job', 'kind'],
       registers,
     });
-    this.xCalls = new Counter({
+    this.networkCalls = new Counter({
       name: 'manaboard_network_calls_total',
       help: 'Calls to the social network API by endpoint and HTTP status',
       labelNames: ['endpoint', 'status'],
@@ -92,12 +93,14 @@ export class Metrics {
         for (const w of readWindows()) this.set({ endpoint: w.endpoint }, w.remaining);
       },
     });
+    const readMonth = () => this.monthReads?.();
     new Gauge({
       name: 'manaboard_network_reads_this_month',
       help: 'Posts and users read from the network this UTC month (the pay-per-use budget)',
       registers,
       async collect() {
-        this.set(await monthReads(options.db, new Date()));
+        const reads = await readMonth();
+        if (reads !== undefined) this.set(reads);
       },
     });
     if (options.monthlyReadCap !== undefined) {
@@ -128,12 +131,21 @@ export class Metrics {
   }
 
   /** Reads the worker's rate-limit windows at each scrape. */
+  /**
+   * Where this month's reads come from: the network's budget ledger (any process), or the worker's own budget,
+   * which also counts the calls it has not written to the ledger yet. The adapter supplies it, so this module
+   * names no network.
+   */
+  watchMonthReads(read: () => Promise<number>): void {
+    this.monthReads = read;
+  }
+
   watchRateWindows(read: () => RateWindowReading[]): void {
     this.rateWindows = read;
   }
 
   observeNetworkCall(endpoint: string, status: number): void {
-    this.xCalls.inc({ endpoint, status });
+    this.networkCalls.inc({ endpoint, status });
   }
 
   observeJobRun(report: JobRunReport): void {
