@@ -88,7 +88,11 @@ async function main(): Promise<void> {
     ? await startOwnerChannel({
         socket,
         token: database.lock?.record.token ?? '',
-        context: { db: database.db, monthlyReadCap: config.x.monthlyReadCap },
+        context: {
+          db: database.db,
+          ...(database.pglite ? { pglite: database.pglite } : {}),
+          monthlyReadCap: config.x.monthlyReadCap,
+        },
         afterWrite: async () => {
           await worker?.worker.runJob('totals');
           leaderboardCache?.invalidate();

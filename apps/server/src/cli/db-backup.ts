@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { invocationDirectory, loadConfig } from '../config/config';
 import { backupDatabase, defaultBackupName } from '../db/backup';
-import { openDatabase } from '../db/database';
-import { noMore, runCommand } from './run-command';
+import { noMore, operate, runCommand } from './run-command';
 
 /** `npm run db:backup [file]`: a whole, durable backup file of the configured database. */
 await runCommand({
@@ -27,13 +26,7 @@ Usage:
     }
     if (!fs.existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION')))
       throw new Error(`No embedded database in ${config.dataDir} (DATA_DIR): nothing to back up`);
-    const database = await openDatabase({ kind: 'pglite', dataDir: config.dataDir });
-    try {
-      if (!database.pglite) throw new Error('the embedded database did not open');
-      const { bytes } = await backupDatabase({ kind: 'pglite', pglite: database.pglite }, file);
-      return `Backed up the embedded database to ${file} (${bytes} bytes)`;
-    } finally {
-      await database.close();
-    }
+    // The owner of the data directory (the running server, or this process when none runs) writes the file.
+    return operate('db.backup', { file });
   },
 });
