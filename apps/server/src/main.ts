@@ -40,7 +40,9 @@ async function main(): Promise<void> {
       `npm run start:${role} needs PostgreSQL (DATABASE_URL): the embedded database has one owner, so run the API and the worker in one process with npm start.`,
     );
   }
-  const database = await openConfiguredDatabase(config, 'server');
+  // A PostgreSQL connection that dies is logged, never fatal; the logger exists only once the app does.
+  let connectionLost = (error: Error) => console.error(`PostgreSQL connection lost: ${error.message}`);
+  const database = await openConfiguredDatabase(config, 'server', (error) => connectionLost(error));
   const migration = await migrateToLatest(database.db);
   const simulated = config.x.mode === 'simulated';
   const demo = simulated ? await demoState(database.db, Date.now()) : undefined;
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
           metrics,
         });
   const log = app?.log ?? pino({ level: config.logLevel });
+  connectionLost = (error) => log.error({ err: error }, 'PostgreSQL connection lost; the pool opens another');
   if (role === 'worker' && simulated) {
     // Its simulated X is the one an API process on this PORT serves (its own world and sign-ins).
     log.warn(
@@ -91,7 +94,11 @@ async function main(): Promise<void> {
     ? await startOwnerChannel({
         socket,
         token: database.lock?.record.token ?? '',
-        context: { db: database.db, monthlyReadCap: config.x.monthlyReadCap },
+        context: {
+          db: database.db,
+          ...(database.pglite ? { pglite: database.pglite } : {}),
+          monthlyReadCap: config.x.monthlyReadCap,
+        },
         afterWrite: async () => {
           await worker?.worker.runJob('totals');
           leaderboardCache?.invalidate();

@@ -16,6 +16,8 @@ const scripts = {
   seed: 'src/cli/seed.ts',
   usage: 'src/cli/x-usage.ts',
   migrate: 'src/cli/migrate.ts',
+  backup: 'src/cli/db-backup.ts',
+  restore: 'src/cli/db-restore.ts',
 } as const;
 
 type Row = [script: keyof typeof scripts, args: string[], code: 0 | 1 | 2, output: RegExp];
@@ -38,6 +40,13 @@ const usageRows: Row[] = [
   ['seed', ['--force'], 2, /^Unknown option '--force'/],
   ['usage', ['march'], 2, /^Unexpected argument "march"\./],
   ['migrate', ['--dry-run'], 2, /^Unknown option '--dry-run'/],
+  ['backup', ['--gzip'], 2, /^Unknown option '--gzip'/],
+  ['backup', ['a.tar.gz', 'b.tar.gz'], 2, /^Unexpected argument "b\.tar\.gz"\./],
+  ['backup', [], 1, /^No embedded database in .* \(DATA_DIR\): nothing to back up\n$/],
+  ['restore', [], 2, /^Missing backup file\./],
+  ['restore', ['--force', 'x.tar.gz'], 2, /^Unknown option '--force'/],
+  ['restore', ['a.tar.gz', 'b.tar.gz'], 2, /^Unexpected argument "b\.tar\.gz"\./],
+  ['restore', ['missing.tar.gz'], 1, /^No such backup file: .*missing\.tar\.gz\n$/],
   ...Object.keys(scripts).map((script): Row => [script as keyof typeof scripts, ['--help'], 0, /Usage:\n/]),
   ['mana', ['-h'], 0, /Usage:\n {2}npm run mana -- disqualify/],
 ];
@@ -103,7 +112,13 @@ describe.each(testDatabaseKinds())('operator commands on %s (real processes)', (
     expectAnswer(await cli('migrate'), 0, new RegExp(`^Applied 0001\\S*.* ${where.source}`));
     const added = await cli('announcements', 'add', '--title', 'Row', '--content', 'Text', '--publish');
     expectAnswer(added, 0, /^Added \S+ as published\.\n$/);
-    const rows: [() => Promise<CliResult>, number, RegExp][] = [
+    type Call = [() => Promise<CliResult>, number, RegExp];
+    const backup: Call = [
+      () => cli('backup', 'kept.tar.gz'),
+      0,
+      /^Backed up the embedded database to \S*kept\.tar\.gz \(\d+ bytes\)\n$/,
+    ];
+    const rows: Call[] = [
       [() => cli('announcements', 'list'), 0, /\S+ {2}published {2}\d{4}-\d\d-\d\d {2}Row\n/],
       [
         () => cli('announcements', 'add', '--title', 'T', '--content', 'C', '--url', 'nope'),
@@ -117,7 +132,12 @@ describe.each(testDatabaseKinds())('operator commands on %s (real processes)', (
       [() => cli('mana', 'jobs'), 0, /^No job has run yet\.\n$/],
       [() => cli('rebuild'), 0, /^Rebuilt the totals of 0 authors with rules v1/],
       [() => cli('usage'), 0, /\S/],
+      [() => cli('restore', 'missing.dump'), 1, /^No such backup file: .*missing\.dump\n$/],
+      [() => cli('restore', 'garbage.bin'), 1, /^\S*garbage\.bin is not a (PGlite|PostgreSQL) backup/],
+      // pg_dump of the whole shared test database is not this test's to take; backup.test.ts covers PostgreSQL.
+      ...(kind === 'pglite' ? [backup] : []),
     ];
+    await fs.writeFile(path.join(dataDir, 'garbage.bin'), 'not a backup at all');
     // One at a time: on PGlite each command holds the data directory while it works.
     for (const [call, code, output] of rows) expectAnswer(await call(), code, output);
   }, 600_000);

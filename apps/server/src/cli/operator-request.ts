@@ -3,7 +3,7 @@ import { loadConfig } from '../config/config';
 import { DatabaseInUseError } from '../db/owner-lock';
 import { migrateToLatest } from '../db/migrate';
 import { openConfiguredDatabase } from '../db/open-from-config';
-import { operatorActions, type OperatorActionName } from '../operator/operator-actions';
+import { operatorActions, type OperatorAction, type OperatorActionName } from '../operator/operator-actions';
 import { askOwner } from '../operator/owner-client';
 
 /** The operator's name in the audit log: `cli:<user>`. */
@@ -33,9 +33,15 @@ export async function runOperatorAction(action: OperatorActionName, input: unkno
     return answer.output;
   }
   try {
-    await migrateToLatest(database.db);
-    return await operatorActions[action].run(
-      { db: database.db, actor, monthlyReadCap: config.x.monthlyReadCap },
+    const chosen: OperatorAction = operatorActions[action];
+    if (chosen.migrates !== false) await migrateToLatest(database.db);
+    return await chosen.run(
+      {
+        db: database.db,
+        ...(database.pglite ? { pglite: database.pglite } : {}),
+        actor,
+        monthlyReadCap: config.x.monthlyReadCap,
+      },
       input,
     );
   } finally {

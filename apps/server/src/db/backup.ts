@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { acquireOwnerLock, DatabaseInUseError } from './owner-lock';
 
 /** What a backup is taken from: the PGlite instance itself (its owner), or a PostgreSQL server. */
 export type BackupSource = { kind: 'pglite'; pglite: PGlite } | PostgresTarget;
@@ -138,28 +139,22 @@ export async function restoreDatabase(
       throw new BackupError(
         `${file} is not a PGlite backup (tar.gz from npm run db:backup without DATABASE_URL)`,
       );
-    const live = path.join(target.dataDir, 'pglite');
-    const stamp = Date.now();
-    const restoring = `${live}.restoring-${stamp}`;
-    const dump = new Blob([await fs.readFile(file)]);
-    await fs.mkdir(target.dataDir, { recursive: true });
+    // Never under a running owner: it would go on with the old data and overwrite the restored one.
+    const lock = await acquireOwnerLock(target.dataDir, 'command').catch((error: unknown) => {
+      if (!(error instanceof DatabaseInUseError)) throw error;
+      throw new BackupError(
+        error.holder.role === 'server'
+          ? `The Manaboard server (pid ${error.holder.pid}) holds the embedded database in ${target.dataDir}: stop it first, then restore; nothing was changed.`
+          : error.message,
+      );
+    });
     try {
-      const pglite = await PGlite.create({ dataDir: restoring, loadDataDir: dump, extensions: { pg_trgm } });
-      await pglite.query('select 1');
-      await pglite.close();
-    } catch (error) {
-      await fs.rm(restoring, { recursive: true, force: true });
-      throw new BackupError(`${file} could not be loaded: ${error instanceof Error ? error.message : error}`);
+      return await restorePglite(target.dataDir, file);
+    } finally {
+      await lock.release();
     }
-    const previous = `${live}.before-restore-${stamp}`;
-    const hadData = await fs.stat(live).then(
-      () => true,
-      () => false,
-    );
-    if (hadData) await fs.rename(live, previous);
-    await fs.rename(restoring, live);
-    return { previous: hadData ? previous : undefined };
   }
+
   if (!magic.equals(PG_DUMP_MAGIC))
     throw new BackupError(
       `${file} is not a PostgreSQL backup (pg_dump custom format from npm run db:backup)`,
@@ -178,4 +173,29 @@ export async function restoreDatabase(
     target.url,
   );
   return { previous: undefined };
+}
+
+/** Loads the dump into a fresh directory and checks it, then swaps it in (the caller holds the owner lock). */
+async function restorePglite(dataDir: string, file: string): Promise<{ previous: string | undefined }> {
+  const live = path.join(dataDir, 'pglite');
+  const stamp = Date.now();
+  const restoring = `${live}.restoring-${stamp}`;
+  const dump = new Blob([await fs.readFile(file)]);
+  await fs.mkdir(dataDir, { recursive: true });
+  try {
+    const pglite = await PGlite.create({ dataDir: restoring, loadDataDir: dump, extensions: { pg_trgm } });
+    await pglite.query('select 1');
+    await pglite.close();
+  } catch (error) {
+    await fs.rm(restoring, { recursive: true, force: true });
+    throw new BackupError(`${file} could not be loaded: ${error instanceof Error ? error.message : error}`);
+  }
+  const previous = `${live}.before-restore-${stamp}`;
+  const hadData = await fs.stat(live).then(
+    () => true,
+    () => false,
+  );
+  if (hadData) await fs.rename(live, previous);
+  await fs.rename(restoring, live);
+  return { previous: hadData ? previous : undefined };
 }

@@ -29,7 +29,17 @@ export type DatabaseOptions =
       /** The socket a server will take operator commands on, recorded in its lock. */
       socket?: string;
     }
-  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string;
+      poolSize?: number;
+      /**
+       * Told when a pooled connection breaks (server restart, pg_terminate_backend, network): the pool drops it
+       * and opens another; the query that was running on it fails on its own. Default: one line on stderr.
+       */
+      onConnectionError?: (error: Error) => void;
+    };
 
 /**
  * Opens the database: embedded PGlite (data in `dataDir`, or in memory when it is omitted) or PostgreSQL.
@@ -63,6 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    watchConnections(pool, options.onConnectionError ?? defaultConnectionError);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   return {
@@ -86,4 +97,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     },
     ...(lock ? { lock } : {}),
   };
+}
+
+function defaultConnectionError(error: Error): void {
+  console.error(`PostgreSQL connection lost: ${error.message}`);
+}
+
+/**
+ * pg emits 'error' on a pool (idle connection) or on a checked-out client when its connection dies; an 'error'
+ * nobody listens to kills the process. Reported once per connection: a dying one may emit twice (the server's
+ * FATAL, then the closed socket), and pg re-emits an idle client's error on the pool.
+ */
+function watchConnections(pool: pg.Pool, report: (error: Error) => void): void {
+  const reported = new WeakSet<object>();
+  const once = (error: Error, client: object) => {
+    if (reported.has(client)) return;
+    reported.add(client);
+    report(error);
+  };
+  pool.on('error', (error, client) => once(error, client));
+  pool.on('connect', (client) => client.on('error', (error) => once(error, client)));
 }

@@ -6,14 +6,19 @@ import type { OwnerRole } from './owner-lock';
 /**
  * Opens the database the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR,
  * owned by this process (DatabaseInUseError when another live process owns it). The server records the socket
- * it takes operator commands on in its lock.
+ * it takes operator commands on in its lock. `onConnectionError`: see openDatabase (PostgreSQL only).
  */
 export function openConfiguredDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   owner: OwnerRole = 'command',
+  onConnectionError?: (error: Error) => void,
 ): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    ? openDatabase({
+        kind: 'postgres',
+        url: config.databaseUrl,
+        ...(onConnectionError ? { onConnectionError } : {}),
+      })
     : openDatabase({
         kind: 'pglite',
         dataDir: config.dataDir,

@@ -22,14 +22,20 @@ export class Leadership {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sessionPerProcess = false,
+    /** How often the reserved connection is checked while leading (its death frees the lock). */
+    private readonly checkMs = 5_000,
   ) {}
 
   get isLeader(): boolean {
     return this.release !== undefined;
   }
 
-  /** Tries once; true when this worker now leads (or already did). */
-  async tryAcquire(): Promise<boolean> {
+  /**
+   * Tries once; true when this worker now leads (or already did). `onLost` is called if the lock's connection
+   * dies while leading (pg_terminate_backend, a server restart, the network): the lock went with it and another
+   * worker may lead now, so this one no longer does.
+   */
+  async tryAcquire(onLost: (error: unknown) => void = () => undefined): Promise<boolean> {
     if (this.release) return true;
     if (this.sessionPerProcess) {
       const { rows } = await sql<{
@@ -52,9 +58,28 @@ export class Leadership {
           acquired(false);
           return;
         }
-        const released = new Promise<void>((resolve) => (this.release = resolve));
+        let release!: () => void;
+        const released = new Promise<'released'>((resolve) => (release = () => resolve('released')));
+        this.release = release;
         acquired(true);
-        await released;
+        // Without a query, a dead connection goes unnoticed: check it, racing the release.
+        for (;;) {
+          let timer: NodeJS.Timeout | undefined;
+          const tick = new Promise<'check'>(
+            (resolve) => (timer = setTimeout(() => resolve('check'), this.checkMs)),
+          );
+          const next = await Promise.race([released, tick]);
+          clearTimeout(timer);
+          if (next === 'released') break;
+          try {
+            await sql`select 1`.execute(connection);
+          } catch (error) {
+            if (this.release !== release) return; // given up meanwhile: nothing is lost
+            this.release = undefined;
+            onLost(error);
+            return;
+          }
+        }
         await sql`select pg_advisory_unlock(${LEADER_LOCK_KEY})`.execute(connection);
       })
       .catch(() => acquired(false));

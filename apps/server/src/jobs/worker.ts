@@ -53,6 +53,8 @@ export class Worker {
       intervalSeconds?: number;
       /** PGlite holds the leader lock differently (see Leadership). */
       databaseKind?: 'pglite' | 'postgres';
+      /** How often a leader checks the connection that holds its lock (default 5 s). */
+      leaderCheckSeconds?: number;
       /** Called after a totals run that changed something (an in-process API drops its cached pages). */
       onTotalsChanged?: () => void;
       rateLimitResetAt?: (job: JobName) => Date | null;
@@ -60,7 +62,11 @@ export class Worker {
       onRun?: (report: { job: JobName; seconds: number; outcome: JobOutcome | null; error: boolean }) => void;
     } = {},
   ) {
-    this.leadership = new Leadership(context.db, options.databaseKind === 'pglite');
+    this.leadership = new Leadership(
+      context.db,
+      options.databaseKind === 'pglite',
+      (options.leaderCheckSeconds ?? 5) * 1_000,
+    );
   }
 
   /** True once stop() was called (until the next start). */
@@ -92,7 +98,7 @@ export class Worker {
   /** Becomes the leader when possible (retrying every 15 s) and then runs the schedule. */
   async start(): Promise<void> {
     this.stopped = false;
-    if (await this.leadership.tryAcquire()) {
+    if (await this.leadership.tryAcquire((error) => this.leadershipLost(error))) {
       this.context.log.info('worker: leader, jobs scheduled');
       const schedule = this.options.schedule ?? defaultSchedule;
       const interval = this.options.intervalSeconds;
@@ -109,6 +115,23 @@ export class Worker {
       return;
     }
     this.context.log.info('worker: another worker leads; standing by');
+    this.standBy();
+  }
+
+  /** The lock's connection died: the lock is gone and another worker may lead, so this one stops scheduling. */
+  private leadershipLost(error: unknown): void {
+    for (const cron of this.crons) cron.stop();
+    this.crons = [];
+    this.context.log.error(
+      { err: error },
+      'worker: the connection holding the leader lock died; stopped scheduling, standing by',
+    );
+    if (!this.stopped) this.standBy();
+  }
+
+  /** Retries leadership later (every 15 s, or every interval when shorter). */
+  private standBy(): void {
+    clearTimeout(this.retry);
     const retrySeconds = Math.min(15, this.options.intervalSeconds ?? 15);
     this.retry = setTimeout(() => void this.start(), retrySeconds * 1_000);
     this.retry.unref();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manaResponseSchema } from '@manaboard/contract';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
+import { pageOfTotals } from '../modules/leaderboard/leaderboard.repository';
 import { upsertAuthors } from '../modules/mana/authors.repository';
 import { upsertPosts } from '../modules/mana/posts.repository';
 import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
@@ -145,6 +146,51 @@ describe('one owner of the embedded database', () => {
       );
     }
   }, 120_000);
+
+  it('backs up through the running owner, refuses a restore under it, and the backup restores', async () => {
+    if (!owner) throw new Error('no owner');
+    const before = await leaderboardHandles(owner);
+    // The command cannot open the held directory: the owner takes the dump and writes the file.
+    const backup = await runScript('src/cli/db-backup.ts', ['owner-backup.tar.gz'], env());
+    expect(backup).toMatchObject({ code: 0, stderr: '' });
+    const file = path.join(dataDir, 'owner-backup.tar.gz');
+    expect(backup.stdout).toBe(
+      `Backed up the embedded database to ${file} (${(await fs.stat(file)).size} bytes)\n`,
+    );
+
+    const refused = await runScript('src/cli/db-restore.ts', ['owner-backup.tar.gz'], env());
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^The Manaboard server \\(pid ${owner.pid}\\) holds the embedded database in .*: stop it first, then restore; nothing was changed\\.\\n$`,
+      ),
+    );
+    expect((await fs.readdir(dataDir)).filter((name) => name.startsWith('pglite.'))).toEqual([]);
+
+    // The board did not move while the backup was taken, so the backup holds exactly `before`.
+    expect(await leaderboardHandles(owner)).toEqual(before);
+
+    // A change after the backup, then the backup put back with the server stopped: the change is gone.
+    const later = ['add', '--title', 'After the backup', '--content', 'Lost', '--publish'];
+    expect(await runScript('src/cli/announcements.ts', later, env())).toMatchObject({ code: 0, stderr: '' });
+    owner.child.kill('SIGTERM');
+    expect(await owner.exited).toBe(0);
+    const restored = await runScript('src/cli/db-restore.ts', ['owner-backup.tar.gz'], env());
+    expect(restored).toMatchObject({ code: 0, stderr: '' });
+    expect(restored.stdout).toMatch(/^Restored .*owner-backup\.tar\.gz into .*; the previous data is in /);
+    const database = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      const page = await pageOfTotals(database.db, { period: 'all', search: '', limit: 100, offset: 0 });
+      expect(page.rows.map((r) => r.handle)).toEqual(before);
+      const titles = await database.db.selectFrom('announcements').select('title').execute();
+      expect(titles.map((t) => t.title)).toContain('Through the owner');
+      expect(titles.map((t) => t.title)).not.toContain('After the backup');
+    } finally {
+      await database.close();
+    }
+    owner = await startOwner(dataDir, PORT);
+  }, 300_000);
 
   it('keeps what went through the owner across a restart, and takes over a SIGKILLed owner’s lock', async () => {
     if (!owner) throw new Error('no owner');

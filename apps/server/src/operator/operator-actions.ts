@@ -1,6 +1,9 @@
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { announcementInputSchema } from '@manaboard/contract';
+import { backupDatabase } from '../db/backup';
 import type { Database } from '../db/schema';
 import { formatUsageReport, XBudget } from '../integrations/x/x-budget';
 import {
@@ -15,8 +18,16 @@ import { changeRules } from '../modules/mana/rescore.service';
 import { rebuildAllTotals } from '../modules/mana/totals.service';
 import { activeRules } from '../modules/programme/programme.service';
 
-/** What an action runs with: the database of whoever owns it, the operator's name and the read cap. */
-export type OperatorContext = { db: Kysely<Database>; actor: string; monthlyReadCap: number | undefined };
+/**
+ * What an action runs with: the database of whoever owns it (and, for the embedded one, the PGlite instance
+ * itself, which alone can dump it), the operator's name and the read cap.
+ */
+export type OperatorContext = {
+  db: Kysely<Database>;
+  pglite?: PGlite;
+  actor: string;
+  monthlyReadCap: number | undefined;
+};
 
 /**
  * One operator action: the same code whether the command opened the database itself or the running server (its
@@ -25,6 +36,8 @@ export type OperatorContext = { db: Kysely<Database>; actor: string; monthlyRead
 export type OperatorAction = {
   /** True when it writes: the owner then recomputes totals and drops its cached pages. */
   writes: boolean;
+  /** False for an action that must see the data as it is (a backup): a command then does not migrate first. */
+  migrates?: boolean;
   run: (context: OperatorContext, input: unknown) => Promise<string>;
 };
 
@@ -119,6 +132,19 @@ export const operatorActions = {
     const { added, total } = await seedDemoAnnouncementsDetailed(db);
     return `Demo announcements: ${added} added (${total - added} already present).`;
   }),
+  'db.backup': {
+    ...action(
+      // The command resolves the path from where it was typed; the owner may run in another directory.
+      z.object({ file: z.string().refine((file) => path.isAbsolute(file), 'must be an absolute path') }),
+      false,
+      async ({ pglite }, { file }) => {
+        if (!pglite) throw new Error('db.backup through the owner is for the embedded database only');
+        const { bytes } = await backupDatabase({ kind: 'pglite', pglite }, file);
+        return `Backed up the embedded database to ${file} (${bytes} bytes)`;
+      },
+    ),
+    migrates: false,
+  },
   'x.usage': action(none, false, async ({ db, monthlyReadCap }) => {
     return formatUsageReport(await new XBudget(db, monthlyReadCap).thisMonth());
   }),
