@@ -75,9 +75,15 @@ export function securityHeaders(config: SecurityConfig): { json: Headers; other:
 /** Security headers (the full set on pages and assets, the meaningful ones on JSON) and the CORS allowlist. */
 export async function registerSecurity(app: FastifyInstance, config: SecurityConfig): Promise<void> {
   const { json, other } = securityHeaders(config);
+  const jsonEntries = Object.entries(json);
+  const otherEntries = Object.entries(other);
   app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    void reply.headers(typeof type === 'string' && type.startsWith('application/json') ? json : other);
+    const entries =
+      typeof type === 'string' && type.startsWith('application/json') ? jsonEntries : otherEntries;
+    // A route's own stricter choice stands (the OAuth return sends `Referrer-Policy: no-referrer`, as its URL
+    // carries the authorization code).
+    for (const [name, value] of entries) if (!reply.hasHeader(name)) reply.header(name, value);
     done(null, payload);
   });
   const allowed = new Set([config.publicOrigin, ...config.corsOrigins]);

@@ -1,3 +1,4 @@
+import { loadConfig } from '../config/config';
 import { World, type SimPost } from '@manaboard/x-sim';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manaResponseSchema, postsResponseSchema, type ManaResponse } from '@manaboard/contract';
@@ -73,7 +74,9 @@ describe.each(testDatabaseKinds())('Mana pipeline (%s)', (kind) => {
 
     const posts = postsResponseSchema.parse((await h.get('/api/posts?limit=10')).body).data;
     expect(posts.map((p) => p.id)).toEqual([s.annPost.id, s.bobPost.id, s.catQuote.id]);
-    expect(posts[0]?.url).toBe(`https://x.com/ann/status/${s.annPost.id}`);
+    // With the simulated X a post links to the simulation's own page for it (issue 15 §6), not to x.com.
+    const origin = loadConfig({ NODE_ENV: 'test' }).publicOrigin;
+    expect(posts[0]?.url).toBe(`${origin}/x-sim/ann/status/${s.annPost.id}`);
 
     const weekly = await leaderboard(h, 'weekly=true&limit=100');
     expect(weekly.period).toBe('2026-11-16');

@@ -9,9 +9,9 @@ import { pageOfTotals } from '../modules/leaderboard/leaderboard.repository';
 import { upsertAuthors } from '../modules/mana/authors.repository';
 import { upsertPosts } from '../modules/mana/posts.repository';
 import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
+import { freePort } from '../test/free-port';
 import { operatorEnv, runScript, startOwner, type OwnerProcess } from '../test/cli-process';
 
-const PORT = 3111;
 const stackTrace = /\n\s+at /;
 
 /**
@@ -67,7 +67,7 @@ describe('one owner of the embedded database', () => {
     } finally {
       await database.close();
     }
-    owner = await startOwner(dataDir, PORT);
+    owner = await startOwner(dataDir);
   }, 180_000);
 
   afterAll(async () => {
@@ -131,8 +131,8 @@ describe('one owner of the embedded database', () => {
 
   it('refuses a second server and the api and worker roles on the held directory', async () => {
     const [second, api, worker] = await Promise.all([
-      runScript('src/main.ts', [], operatorEnv(dataDir, { PORT: String(PORT + 1) })),
-      runScript('src/main.ts', ['api'], operatorEnv(dataDir, { PORT: String(PORT + 2) })),
+      runScript('src/main.ts', [], operatorEnv(dataDir, { PORT: String(await freePort()) })),
+      runScript('src/main.ts', ['api'], operatorEnv(dataDir, { PORT: String(await freePort()) })),
       runScript('src/main.ts', ['worker'], env()),
     ]);
     expect(second.code).toBe(1);
@@ -192,7 +192,7 @@ describe('one owner of the embedded database', () => {
     } finally {
       await database.close();
     }
-    owner = await startOwner(dataDir, PORT);
+    owner = await startOwner(dataDir);
   }, 300_000);
 
   it('keeps what went through the owner across a restart, and takes over a SIGKILLed owner’s lock', async () => {
@@ -201,7 +201,7 @@ describe('one owner of the embedded database', () => {
     expect(await owner.exited).toBe(0);
     await expect(fs.access(path.join(dataDir, 'owner.lock'))).rejects.toThrow();
 
-    owner = await startOwner(dataDir, PORT);
+    owner = await startOwner(dataDir);
     expect(await leaderboardHandles(owner)).not.toContain('owner_ann');
     process.kill(owner.pid, 'SIGKILL');
     await owner.exited;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { paths } from '../config/config';
 import type { OwnerRecord } from '../db/owner-lock';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 export const serverDir = path.join(paths.repoRoot, 'apps/server');
@@ -43,8 +44,9 @@ export type OwnerProcess = {
   exited: Promise<number | null>;
 };
 
-/** `npm start` on the embedded database in `dataDir`: resolves once it serves on `port`. */
-export async function startOwner(dataDir: string, port: number): Promise<OwnerProcess> {
+/** `npm start` on the embedded database in `dataDir`: resolves once it serves (on a free port). */
+export async function startOwner(dataDir: string): Promise<OwnerProcess> {
+  const port = await freePort();
   const child = spawn(tsx, ['src/main.ts'], {
     cwd: serverDir,
     env: operatorEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),

@@ -1,6 +1,6 @@
+import { freePort } from './free-port';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { World } from '@manaboard/x-sim';
@@ -40,18 +40,7 @@ export function clusterWorld(now: number, members: number): World {
   return world;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+export { freePort };
 
 /**
  * The environment of every process of a cluster: one PostgreSQL schema, one Redis, one X (real X's variables

@@ -22,6 +22,8 @@ export type ManaHarness = {
   sim: Awaited<ReturnType<typeof startSimulatedX>>;
   /** GET a community API path and parse the JSON. */
   get: (url: string) => Promise<{ status: number; body: unknown; headers: Record<string, unknown> }>;
+  /** Writes the network calls the budget still holds in memory to its ledger (it batches them for a second). */
+  flushBudget: () => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -66,6 +68,7 @@ export async function startManaHarness(
     worker,
     network,
     sim,
+    flushBudget: () => x.budget.flush(),
     get: async (url) => {
       const response = await app.inject({ method: 'GET', url });
       return { status: response.statusCode, body: response.json(), headers: response.headers };
