@@ -184,7 +184,12 @@ describe('one owner of the embedded database', () => {
     expect(restored.stdout).toMatch(/^Restored .*owner-backup\.tar\.gz into .*; the previous data is in /);
     const database = await openDatabase({ kind: 'pglite', dataDir });
     try {
-      const page = await pageOfTotals(database.db, { period: 'all', search: '', limit: 100, offset: 0 });
+      const page = await pageOfTotals(database.db, {
+        period: 'all',
+        search: 'owner_',
+        limit: 100,
+        offset: 0,
+      });
       expect(page.rows.map((r) => r.handle)).toEqual(before);
       const titles = await database.db.selectFrom('announcements').select('title').execute();
       expect(titles.map((t) => t.title)).toContain('Through the owner');
