@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import type { Config } from './config/config';
+import { ConfigError, type Config } from './config/config';
 import type { DatabaseHandle } from './db/database';
 import { registerErrorHandler } from './http/error-handler';
 import { registerSecurity } from './http/security';
@@ -120,6 +120,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits = await registerRateLimits(app, config, deps.rateLimitNamespace);
 
   const clock = deps.clock ?? systemClock;
+  if (config.socialNetwork !== 'x') {
+    // Until the Bluesky adapter is wired in (issue 12), refused rather than silently running on X.
+    throw new ConfigError(
+      `Invalid configuration:\n  SOCIAL_NETWORK=${config.socialNetwork} is not available yet (see docs/networks.md). Use SOCIAL_NETWORK=x.`,
+    );
+  }
   const x = createXClient(config.x, database.db, { clock });
   const linking: LinkingDeps = {
     db: database.db,

@@ -1,5 +1,5 @@
 import type { World } from '@manaboard/x-sim';
-import type { Config } from './config/config';
+import { ConfigError, type Config } from './config/config';
 import type { DatabaseHandle } from './db/database';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
@@ -49,6 +49,12 @@ export function createWorkerRuntime(options: {
   const { config, database, log, demo, metrics } = options;
   const replayClock = demo ? demoClock(demo.world) : undefined;
   const clock = replayClock ?? systemClock;
+  if (config.socialNetwork !== 'x') {
+    // Until the Bluesky adapter is wired in (issue 12), refused rather than silently running on X.
+    throw new ConfigError(
+      `Invalid configuration:\n  SOCIAL_NETWORK=${config.socialNetwork} is not available yet (see docs/networks.md). Use SOCIAL_NETWORK=x.`,
+    );
+  }
   const x = createXClient(config.x, database.db, {
     clock,
     ...(metrics ? { onCall: (call) => metrics.observeNetworkCall(call.endpoint, call.status) } : {}),

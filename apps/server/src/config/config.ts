@@ -52,6 +52,11 @@ const envSchema = z.object({
   SEED_DEMO: booleanString.default(true),
   WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   SOCIAL_NETWORK: z.enum(['x', 'bluesky']).default('x'),
+  BLUESKY_APPVIEW_URL: z.url({ protocol: /^https?$/ }).default('https://public.api.bsky.app'),
+  BLUESKY_PLC_URL: z.url({ protocol: /^https?$/ }).default('https://plc.directory'),
+  BLUESKY_RELAY_URL: z.url({ protocol: /^wss?$/ }).default('wss://bsky.network'),
+  BLUESKY_HANDLE_RESOLVER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  BLUESKY_ALLOW_HTTP: booleanString.default(false),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_BEARER_TOKEN: z.string().min(1).optional(),
@@ -117,8 +122,9 @@ export type Config = {
   seedDemo: boolean;
   webDistDir: string;
   /** The one network the programme runs on (docs/networks.md). */
-  socialNetwork: 'x';
+  socialNetwork: 'x' | 'bluesky';
   x: XConfig;
+  bluesky: BlueskyConfig;
   /** 32-byte key for tokens at rest; when absent the server generates one into DATA_DIR. */
   tokenEncryptionKey: string | undefined;
   /** Key for CSRF tokens; when absent one is generated once and kept in the database. */
@@ -194,6 +200,25 @@ export type XConfig = {
   postUrlBase: string;
 };
 
+/**
+ * Where the server reaches the AT Protocol network when SOCIAL_NETWORK=bluesky (docs/networks.md). The defaults are
+ * Bluesky's public services; the tests point every one at a local network (@atproto/dev-env).
+ */
+export type BlueskyConfig = {
+  /** The AppView for public reads (app.bsky.feed.getPosts, app.bsky.actor.getProfile). */
+  appviewUrl: string;
+  /** The PLC directory that resolves did:plc identities. */
+  plcUrl: string;
+  /** The relay whose repository event stream (com.atproto.sync.subscribeRepos) the worker consumes. */
+  relayUrl: string;
+  /** A service resolving handles to DIDs (com.atproto.identity.resolveHandle); unset: DNS and HTTPS well-known. */
+  handleResolverUrl: string | undefined;
+  /** Plain-http services allowed (a local network only; never in production). */
+  allowHttp: boolean;
+  /** Where a post's public page lives: `{postUrlBase}/profile/{handle}/post/{rkey}`. */
+  postUrlBase: string;
+};
+
 /** Credentials of the simulated X's demo app (public on purpose: the simulation guards nothing real). */
 export const simulatedXApp = {
   clientId: 'manaboard-demo-client',
@@ -230,10 +255,9 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  if (e.SOCIAL_NETWORK === 'bluesky') {
-    // Refused rather than ignored: running the programme on X when the operator asked for Bluesky would be worse.
+  if (e.BLUESKY_ALLOW_HTTP && e.NODE_ENV === 'production') {
     throw new ConfigError(
-      'Invalid configuration:\n  SOCIAL_NETWORK=bluesky is not available yet (linking and reading on Bluesky are still being built; see docs/networks.md). Use SOCIAL_NETWORK=x.',
+      'Invalid configuration:\n  BLUESKY_ALLOW_HTTP=true is for a local test network only and is refused with NODE_ENV=production',
     );
   }
   const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : `http://localhost:${e.PORT}`;
@@ -257,6 +281,14 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     webDistDir: path.resolve(repoRoot, e.WEB_DIST_DIR),
     socialNetwork: e.SOCIAL_NETWORK,
     x: xConfig(e, publicOrigin),
+    bluesky: {
+      appviewUrl: e.BLUESKY_APPVIEW_URL,
+      plcUrl: e.BLUESKY_PLC_URL,
+      relayUrl: e.BLUESKY_RELAY_URL,
+      handleResolverUrl: e.BLUESKY_HANDLE_RESOLVER_URL,
+      allowHttp: e.BLUESKY_ALLOW_HTTP,
+      postUrlBase: 'https://bsky.app',
+    },
     tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
     csrfSecret: e.CSRF_SECRET,
     redisUrl: e.REDIS_URL,

@@ -9,9 +9,25 @@ describe('SOCIAL_NETWORK', () => {
     expect(loadConfig({ SOCIAL_NETWORK: 'x' }).socialNetwork).toBe('x');
   });
 
-  it('refuses bluesky with a clear message until it is built, rather than running on X instead', () => {
-    expect(() => loadConfig({ SOCIAL_NETWORK: 'bluesky' })).toThrow(ConfigError);
-    expect(() => loadConfig({ SOCIAL_NETWORK: 'bluesky' })).toThrow(/not available yet.*docs\/networks\.md/);
+  it("takes bluesky with Bluesky's public services by default", () => {
+    const config = loadConfig({ SOCIAL_NETWORK: 'bluesky' });
+    expect(config.socialNetwork).toBe('bluesky');
+    expect(config.bluesky).toMatchObject({
+      appviewUrl: 'https://public.api.bsky.app',
+      relayUrl: 'wss://bsky.network',
+      plcUrl: 'https://plc.directory',
+      allowHttp: false,
+    });
+  });
+
+  it('refuses plain-http AT Protocol services in production', () => {
+    expect(() =>
+      loadConfig({ SOCIAL_NETWORK: 'bluesky', BLUESKY_ALLOW_HTTP: 'true', NODE_ENV: 'production' }),
+    ).toThrow(ConfigError);
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky', BLUESKY_ALLOW_HTTP: 'true' }).bluesky.allowHttp).toBe(
+      true,
+    );
+    expect(() => loadConfig({ BLUESKY_RELAY_URL: 'https://relay.example' })).toThrow(/BLUESKY_RELAY_URL/);
   });
 
   it('refuses a network it does not know', () => {

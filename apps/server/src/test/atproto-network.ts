@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { TestNetwork } from '@atproto/dev-env';
+import { withClient } from './postgres-schema';
+
+/**
+ * A real local AT Protocol network for the Bluesky tests (@atproto/dev-env): a PLC directory, a PDS with its OAuth
+ * authorization server, sign-in pages and its own repository event stream (`com.atproto.sync.subscribeRepos`), and
+ * an AppView (`app.bsky.*`, e.g. getPosts and getProfile). It keeps its data in PostgreSQL (a scratch schema, dropped
+ * by `close`) and Redis, which is why the Bluesky tests need TEST_DATABASE_URL (and TEST_REDIS_URL, or Redis on
+ * 127.0.0.1:6379); `atprotoNetworkSkipReason` says, in one line, why they cannot run when they cannot.
+ */
+export type LocalAtprotoNetwork = {
+  /** The dev-env TestNetwork itself (pds, plc, bsky, processAll, getSeedClient via seedClient). */
+  network: TestNetwork;
+  pdsUrl: string;
+  plcUrl: string;
+  appviewUrl: string;
+  /** The PDS's event stream (ws://…), the stand-in for a relay. */
+  streamUrl: string;
+  close: () => Promise<void>;
+};
+
+/** Null when the local network can start here, or why it cannot. */
+export function atprotoNetworkSkipReason(): string | null {
+  if (!process.env.TEST_DATABASE_URL) {
+    return 'the local AT Protocol network keeps its data in PostgreSQL: set TEST_DATABASE_URL to run the Bluesky tests';
+  }
+  try {
+    // The network's own database driver is a native addon, rebuilt for this Node by scripts/native-addons.mjs.
+    const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => {
+      close(): void;
+    };
+    new Database(':memory:').close();
+  } catch (error) {
+    return `better-sqlite3 does not load on this Node (${(error as Error).message.split('\n')[0]}): run npm install again`;
+  }
+  return null;
+}
+
+export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error(atprotoNetworkSkipReason() ?? 'no TEST_DATABASE_URL');
+  const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  process.env.REDIS_HOST ??= `${redis.hostname}:${redis.port || '6379'}`;
+  // Letters and underscores only: the network derives more schema names from it.
+  const schema = `mb_atproto_${randomBytes(5)
+    .toString('hex')
+    .replace(/[0-9]/g, (digit) => String.fromCharCode(97 + Number(digit)))}`;
+  const { TestNetwork } = await import('@atproto/dev-env');
+  const network = await TestNetwork.create({ dbPostgresUrl: serverUrl, dbPostgresSchema: schema });
+  const pdsUrl = network.pds.url;
+  return {
+    network,
+    pdsUrl,
+    plcUrl: network.plc.url,
+    appviewUrl: network.bsky.url,
+    streamUrl: pdsUrl.replace(/^http/, 'ws'),
+    close: async () => {
+      await network.close();
+      await withClient(serverUrl, async (client) => {
+        const { rows } = await client.query<{ nspname: string }>(
+          'select nspname from pg_namespace where nspname like $1',
+          [`${schema}%`],
+        );
+        for (const row of rows) await client.query(`drop schema if exists "${row.nspname}" cascade`);
+      });
+    },
+  };
+}
