@@ -1,0 +1,31 @@
+import { AtUri } from '@atproto/syntax';
+
+/**
+ * How the Bluesky adapter names things in the engine's terms (docs/networks.md):
+ * - a member's network user id is their DID (stable across handle changes);
+ * - a post's id is its AT URI, `at://{did}/app.bsky.feed.post/{rkey}` (the record key is a TID, so ids of one
+ *   author sort by time).
+ */
+export const POST_COLLECTION = 'app.bsky.feed.post';
+
+export function postId(did: string, rkey: string): string {
+  return `at://${did}/${POST_COLLECTION}/${rkey}`;
+}
+
+/** The post's author DID and record key, or null when the id is not a post's AT URI. */
+export function parsePostId(id: string): { did: string; rkey: string } | null {
+  try {
+    const uri = new AtUri(id);
+    if (uri.collection !== POST_COLLECTION || !uri.rkey || !uri.host.startsWith('did:')) return null;
+    return { did: uri.host, rkey: uri.rkey };
+  } catch {
+    return null;
+  }
+}
+
+/** The post's public page: `{base}/profile/{handle}/post/{rkey}` (base: https://bsky.app). */
+export function postUrl(base: string, handle: string, id: string): string {
+  const parsed = parsePostId(id);
+  const rkey = parsed?.rkey ?? encodeURIComponent(id);
+  return `${base}/profile/${encodeURIComponent(handle)}/post/${encodeURIComponent(rkey)}`;
+}
