@@ -122,6 +122,10 @@ describe.each(testDatabaseKinds())('stored answers in each encoding (%s)', (kind
       for (const response of [plain, br, gzip]) {
         expect(String(response.headers.vary).split(', ')).toEqual(['Origin', 'Accept-Encoding']);
         expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+        // The compressed forms are written past Fastify's onSend hooks: they carry the JSON security headers too.
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.headers['cross-origin-resource-policy']).toBe('same-site');
+        expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
       }
       const tags = [plain, br, gzip].map((r) => String(r.headers.etag));
       expect(new Set(tags).size).toBe(3);
@@ -131,6 +135,20 @@ describe.each(testDatabaseKinds())('stored answers in each encoding (%s)', (kind
       expect(brAgain.headers.etag).toBe(br.headers.etag);
     },
   );
+
+  it('answers a HEAD in an encoding with its headers and no body', async () => {
+    const get = await read('/api/mana?limit=30', BROWSER);
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: '/api/mana?limit=30',
+      headers: { 'accept-encoding': BROWSER },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers.etag).toBe(get.headers.etag);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.rawPayload.length).toBe(0);
+  });
 
   it('answers 304 only to the ETag of the representation it would send', async () => {
     const url = '/api/mana?limit=30';

@@ -76,6 +76,7 @@ export function securityHeaders(config: SecurityConfig): { json: Headers; other:
 export async function registerSecurity(app: FastifyInstance, config: SecurityConfig): Promise<void> {
   const { json, other } = securityHeaders(config);
   const jsonEntries = Object.entries(json);
+  app.decorate('jsonSecurityHeaders', jsonEntries);
   const otherEntries = Object.entries(other);
   app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
