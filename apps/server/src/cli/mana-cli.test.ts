@@ -1,74 +1,22 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../config/config';
 import { openDatabase } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
-import { upsertAuthors } from '../modules/mana/authors.repository';
-import { upsertPosts } from '../modules/mana/posts.repository';
-import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
 import { readRulesFile } from '../modules/programme/programme.service';
-
-const run = promisify(execFile);
-const serverDir = path.join(paths.repoRoot, 'apps/server');
-const tsx = path.join(paths.repoRoot, 'node_modules/.bin/tsx');
+import { operatorEnv, runScript, seedOperatorData } from '../test/cli-process';
 
 /** `npm run mana -- …` as the operator runs it, against a PGlite database in a temporary DATA_DIR. */
-async function mana(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(tsx, ['src/cli/mana.ts', ...args], {
-      cwd: serverDir,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'silent',
-        INIT_CWD: dataDir,
-      },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const mana = (dataDir: string, ...args: string[]) => runScript('src/cli/mana.ts', args, operatorEnv(dataDir));
 
 describe('the mana CLI (PGlite in DATA_DIR)', () => {
   let dataDir: string;
-  const at = new Date(Date.now() - 3_600_000);
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mana-cli-'));
-    const database = await openDatabase({ kind: 'pglite', dataDir });
-    try {
-      await migrateToLatest(database.db);
-      const authors = [
-        { id: '101', handle: 'ann', displayName: 'Ann', avatarUrl: null, firstTrackedAt: at },
-        { id: '102', handle: 'bob', displayName: 'Bob', avatarUrl: null, firstTrackedAt: at },
-      ];
-      await upsertAuthors(database.db, authors, at);
-      await upsertPosts(
-        database.db,
-        authors.map((a, i) => ({
-          id: `90${i}`,
-          authorId: a.id,
-          text: '#ManaBoard',
-          createdAt: at,
-          kind: 'original' as const,
-          likes: 5 + i,
-          replies: 0,
-          reposts: 0,
-          quotes: 0,
-        })),
-        at,
-      );
-      await recomputeTotalsWithRules(database.db, at);
-    } finally {
-      await database.close();
-    }
+    await seedOperatorData(dataDir, [
+      { id: '101', handle: 'ann', postId: '900', likes: 5 },
+      { id: '102', handle: 'bob', postId: '901', likes: 6 },
+    ]);
   });
   afterAll(async () => {
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -4,13 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manaResponseSchema } from '@manaboard/contract';
 import { openDatabase } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
 import { pageOfTotals } from '../modules/leaderboard/leaderboard.repository';
-import { upsertAuthors } from '../modules/mana/authors.repository';
-import { upsertPosts } from '../modules/mana/posts.repository';
-import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
 import { freePort } from '../test/free-port';
-import { operatorEnv, runScript, startOwner, type OwnerProcess } from '../test/cli-process';
+import { operatorEnv, runScript, seedOperatorData, startOwner, type OwnerProcess } from '../test/cli-process';
 
 const stackTrace = /\n\s+at /;
 
@@ -36,37 +32,10 @@ describe('one owner of the embedded database', () => {
 
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-owner-'));
-    const at = new Date(Date.now() - 3_600_000);
-    const database = await openDatabase({ kind: 'pglite', dataDir });
-    try {
-      await migrateToLatest(database.db);
-      const authors = ['owner_ann', 'owner_bob'].map((handle, i) => ({
-        id: `70${i}`,
-        handle,
-        displayName: handle,
-        avatarUrl: null,
-        firstTrackedAt: at,
-      }));
-      await upsertAuthors(database.db, authors, at);
-      await upsertPosts(
-        database.db,
-        authors.map((a, i) => ({
-          id: `80${i}`,
-          authorId: a.id,
-          text: '#ManaBoard',
-          createdAt: at,
-          kind: 'original' as const,
-          likes: 50 - i,
-          replies: 0,
-          reposts: 0,
-          quotes: 0,
-        })),
-        at,
-      );
-      await recomputeTotalsWithRules(database.db, at);
-    } finally {
-      await database.close();
-    }
+    await seedOperatorData(dataDir, [
+      { id: '700', handle: 'owner_ann', postId: '800', likes: 50 },
+      { id: '701', handle: 'owner_bob', postId: '801', likes: 49 },
+    ]);
     owner = await startOwner(dataDir);
   }, 180_000);
 

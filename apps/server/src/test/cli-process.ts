@@ -3,7 +3,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { paths } from '../config/config';
+import { openDatabase } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
 import type { OwnerRecord } from '../db/owner-lock';
+import { upsertAuthors } from '../modules/mana/authors.repository';
+import { upsertPosts } from '../modules/mana/posts.repository';
+import { recomputeTotalsWithRules } from '../modules/mana/rescore.service';
 import { freePort } from './free-port';
 
 const run = promisify(execFile);
@@ -72,4 +77,48 @@ export async function startOwner(dataDir: string): Promise<OwnerProcess> {
   });
   const record = JSON.parse(await fs.readFile(path.join(dataDir, 'owner.lock'), 'utf8')) as OwnerRecord;
   return { pid: record.pid, origin: `http://127.0.0.1:${port}`, child, exited };
+}
+
+/**
+ * A PGlite database in `dataDir` with the given authors (handle → likes on one programme post each, an hour old)
+ * and their totals: what the operator-command tests act on.
+ */
+export async function seedOperatorData(
+  dataDir: string,
+  authors: { id: string; handle: string; postId: string; likes: number }[],
+): Promise<void> {
+  const at = new Date(Date.now() - 3_600_000);
+  const database = await openDatabase({ kind: 'pglite', dataDir });
+  try {
+    await migrateToLatest(database.db);
+    await upsertAuthors(
+      database.db,
+      authors.map((a) => ({
+        id: a.id,
+        handle: a.handle,
+        displayName: a.handle,
+        avatarUrl: null,
+        firstTrackedAt: at,
+      })),
+      at,
+    );
+    await upsertPosts(
+      database.db,
+      authors.map((a) => ({
+        id: a.postId,
+        authorId: a.id,
+        text: '#ManaBoard',
+        createdAt: at,
+        kind: 'original' as const,
+        likes: a.likes,
+        replies: 0,
+        reposts: 0,
+        quotes: 0,
+      })),
+      at,
+    );
+    await recomputeTotalsWithRules(database.db, at);
+  } finally {
+    await database.close();
+  }
 }

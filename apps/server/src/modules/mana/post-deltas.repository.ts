@@ -1,19 +1,12 @@
 import { sql } from 'kysely';
-import type { Db, PostStatus } from '../../db/schema';
+import type { Db } from '../../db/schema';
+import { forScoring, scoringColumns, type PostForScoring } from './posts.repository';
+import type { PostMetrics } from '../../social/social-network';
 
-/** A queued metrics change: the post as it is now, and its metrics as the totals last counted them. */
-export type QueuedChange = {
-  id: string;
-  authorId: string;
-  createdAt: Date;
-  status: PostStatus;
-  final: boolean;
-  manaFixed: boolean;
-  overLimit: boolean;
-  multiplier: number;
-  mana: number;
-  now: { likes: number; replies: number; reposts: number; quotes: number };
-  counted: { likes: number; replies: number; reposts: number; quotes: number };
+/** A queued metrics change: the post as it is now (its metrics in `now`), and its metrics as the totals last counted them. */
+export type QueuedChange = Omit<PostForScoring, keyof PostMetrics> & {
+  now: PostMetrics;
+  counted: PostMetrics;
 };
 
 /**
@@ -33,21 +26,7 @@ export async function queuedChanges(db: Db, limit: number): Promise<QueuedChange
   if (queue.length === 0) return [];
   const rows = await db
     .selectFrom('posts')
-    .select([
-      'id',
-      'author_id',
-      'created_at',
-      'status',
-      'final',
-      'mana_fixed',
-      'over_limit',
-      'multiplier',
-      'mana',
-      'likes',
-      'replies',
-      'reposts',
-      'quotes',
-    ])
+    .select(scoringColumns)
     .where(
       'id',
       'in',
@@ -58,18 +37,11 @@ export async function queuedChanges(db: Db, limit: number): Promise<QueuedChange
   return queue.flatMap((q) => {
     const r = byId.get(q.post_id);
     if (!r) return [];
+    const { likes, replies, reposts, quotes, ...post } = forScoring(r);
     return [
       {
-        id: r.id,
-        authorId: r.author_id,
-        createdAt: r.created_at,
-        status: r.status,
-        final: r.final,
-        manaFixed: r.mana_fixed,
-        overLimit: r.over_limit,
-        multiplier: r.multiplier,
-        mana: r.mana,
-        now: { likes: r.likes, replies: r.replies, reposts: r.reposts, quotes: r.quotes },
+        ...post,
+        now: { likes, replies, reposts, quotes },
         counted: { likes: q.likes, replies: q.replies, reposts: q.reposts, quotes: q.quotes },
       },
     ];

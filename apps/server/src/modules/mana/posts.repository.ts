@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { PostStatus, Db } from '../../db/schema';
+import type { PostsTable } from '../../db/schema-mana';
 import type { PostMetrics } from '../../social/social-network';
 
 export type TrackedPostInput = PostMetrics & {
@@ -149,11 +150,28 @@ export type PostForScoring = PostMetrics & {
   mana: number;
 };
 
-/** Every tracked post of the given authors, for scoring. */
-export async function postsOfAuthors(db: Db, authorIds: readonly string[]): Promise<PostForScoring[]> {
-  if (authorIds.length === 0) return [];
-  const rows = await db.selectFrom('posts').selectAll().where('author_id', 'in', authorIds).execute();
-  return rows.map((r) => ({
+/** The columns scoring reads of a post. */
+export const scoringColumns = [
+  'id',
+  'author_id',
+  'created_at',
+  'status',
+  'final',
+  'mana_fixed',
+  'over_limit',
+  'multiplier',
+  'mana',
+  'likes',
+  'replies',
+  'reposts',
+  'quotes',
+] as const;
+
+type ScoringRow = Pick<Selectable<PostsTable>, (typeof scoringColumns)[number]>;
+
+/** A post row, as scoring sees it. */
+export function forScoring(r: ScoringRow): PostForScoring {
+  return {
     id: r.id,
     authorId: r.author_id,
     createdAt: r.created_at,
@@ -167,7 +185,18 @@ export async function postsOfAuthors(db: Db, authorIds: readonly string[]): Prom
     overLimit: r.over_limit,
     multiplier: r.multiplier,
     mana: r.mana,
-  }));
+  };
+}
+
+/** Every tracked post of the given authors, for scoring. */
+export async function postsOfAuthors(db: Db, authorIds: readonly string[]): Promise<PostForScoring[]> {
+  if (authorIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('posts')
+    .select(scoringColumns)
+    .where('author_id', 'in', authorIds)
+    .execute();
+  return rows.map(forScoring);
 }
 
 /** Writes the scorer's verdict on posts whose line changed (one statement per 1,000); fixed lines never move again. */
