@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sideBySide } from './lib/side-by-side';
-import { repoRoot } from './lib/spawn-server';
+import { handleOfTheWeek, repoRoot } from './lib/spawn-server';
 import { benchRounds, fmt, median } from './lib/stats';
 
 const rounds = benchRounds();
@@ -85,17 +85,6 @@ async function startBare(): Promise<ChildProcess> {
   return child;
 }
 
-/** An author a third of the way down this week's board, for the search-by-handle row. */
-async function someHandle(origin: string): Promise<string> {
-  type Page = { data: { total: number; authors: Array<{ authorName: string }> } };
-  const first = (await (await fetch(`${origin}/api/mana?limit=1&weekly=true`)).json()) as Page;
-  const offset = Math.floor(first.data.total / 3);
-  const page = (await (
-    await fetch(`${origin}/api/mana?limit=1&weekly=true&offset=${offset}`)
-  ).json()) as Page;
-  return page.data.authors[0]?.authorName ?? 'nobody';
-}
-
 function loopSummary(samples: LoopDelay[]): string {
   if (samples.length === 0) return 'no event-loop summary logged';
   return (
@@ -110,7 +99,7 @@ export async function asUsersGetIt(): Promise<void> {
   const origin = `http://127.0.0.1:${APP_PORT}`;
   const bare = `http://127.0.0.1:${BARE_PORT}/bare`;
   try {
-    const handle = await someHandle(origin);
+    const handle = await handleOfTheWeek(origin);
     const rows: Array<[string, string]> = [
       ['GET /api/mana?limit=20&weekly=true', '/api/mana?limit=20&weekly=true'],
       ['GET /api/posts?limit=20&weekly=true', '/api/posts?limit=20&weekly=true'],

@@ -3,7 +3,7 @@
 // and the server's peak resident memory meanwhile.
 import { dropPgSeed, ensureSeeded, label, type BenchDbKind, type SeedSize } from './lib/mana-db';
 import { sideBySide } from './lib/side-by-side';
-import { startBenchServer, type BenchServer } from './lib/spawn-server';
+import { handleOfTheWeek, startBenchServer, type BenchServer } from './lib/spawn-server';
 import { benchRounds, fmt } from './lib/stats';
 
 const rounds = benchRounds();
@@ -26,19 +26,6 @@ async function peakRss(server: BenchServer): Promise<number> {
 }
 
 const MB = 1024 * 1024;
-
-/** An author a third of the way down this week's board (a search that finds one exact handle among many). */
-async function handleOfTheWeek(origin: string): Promise<string> {
-  type Page = { data: { total: number; authors: Array<{ authorName: string }> } };
-  const first = (await (await fetch(`${origin}/api/mana?limit=1&weekly=true`)).json()) as Page;
-  const offset = Math.floor(first.data.total / 3);
-  const page = (await (
-    await fetch(`${origin}/api/mana?limit=1&weekly=true&offset=${offset}`)
-  ).json()) as Page;
-  const handle = page.data.authors[0]?.authorName;
-  if (!handle) throw new Error('the seeded board of this week is empty');
-  return handle;
-}
 
 export async function leaderboardBench(kind: BenchDbKind): Promise<void> {
   const size = sizeOf(kind);

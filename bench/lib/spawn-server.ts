@@ -75,3 +75,16 @@ export async function timeToFirst200(command: string[], env: Record<string, stri
 }
 
 export { tsxCli };
+
+/** An author a third of the way down this week's board (a search that finds one exact handle among many). */
+export async function handleOfTheWeek(origin: string): Promise<string> {
+  type Page = { data: { total: number; authors: Array<{ authorName: string }> } };
+  const first = (await (await fetch(`${origin}/api/mana?limit=1&weekly=true`)).json()) as Page;
+  const offset = Math.floor(first.data.total / 3);
+  const page = (await (
+    await fetch(`${origin}/api/mana?limit=1&weekly=true&offset=${offset}`)
+  ).json()) as Page;
+  const handle = page.data.authors[0]?.authorName;
+  if (!handle) throw new Error('the board of this week is empty');
+  return handle;
+}
