@@ -32,7 +32,33 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutc
   });
 }
 
+/**
+ * PostgreSQL's "schema does not exist" (3F000). Kysely's migrator looks for its bookkeeping tables by
+ * introspecting the tables of every schema in the database (`pg_get_serial_sequence` on each column), so a schema
+ * another process drops at that moment (a test file's, a tenant's) fails the lookup, though ours is intact.
+ */
+const SCHEMA_VANISHED = '3F000';
+const MIGRATE_ATTEMPTS = 5;
+
+function vanishedSchema(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === SCHEMA_VANISHED
+  );
+}
+
+/** Migrates, trying again when another schema vanished under Kysely's introspection (nothing was applied then). */
 async function migrateUnlocked(db: Kysely<Database>): Promise<MigrateOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db);
+    } catch (error) {
+      if (attempt >= MIGRATE_ATTEMPTS || !vanishedSchema((error as { cause?: unknown }).cause)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
+async function migrateOnce(db: Kysely<Database>): Promise<MigrateOutcome> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: a second schema holding them
   // (another app, or a parallel test file's schema) would make it skip creating ours. So name ours.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
@@ -45,7 +71,8 @@ async function migrateUnlocked(db: Kysely<Database>): Promise<MigrateOutcome> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r: MigrationResult) => r.status === 'Error');
-    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${why}`, { cause: error });
   }
   const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   const first = Object.keys(migrations)[0];
