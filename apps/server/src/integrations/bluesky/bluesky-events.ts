@@ -19,7 +19,11 @@ export type CommitOp = {
 };
 
 const strongRef = z.object({ uri: z.string().max(8192) });
-const facetFeature = z.looseObject({ $type: z.string().optional(), did: z.unknown(), tag: z.unknown() });
+const facetFeature = z.looseObject({
+  $type: z.string().optional(),
+  did: z.string().max(2048).optional(),
+  tag: z.string().max(640).optional(),
+});
 const datetime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a datetime');
 
 /** The parts of app.bsky.feed.post the programme reads; anything else in the record is ignored. */

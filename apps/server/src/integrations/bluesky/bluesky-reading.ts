@@ -14,6 +14,9 @@ import { BlueskyStream, type BlueskyStreamOptions } from './bluesky-stream';
  */
 export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals'];
 
+/** Bluesky's own handle domain: a bare official name `ManaboardHQ` is the account `manaboardhq.bsky.social`. */
+export const OFFICIAL_HANDLE_DOMAIN = 'bsky.social';
+
 /** Everything the worker needs to read Bluesky: the port on the AppView and the leader's stream consumer. */
 export function createBlueskyReading(options: {
   config: BlueskyConfig;
@@ -21,15 +24,23 @@ export function createBlueskyReading(options: {
   log: JobLog;
   clock: Clock;
   stream?: Partial<Pick<BlueskyStreamOptions, 'batchSize' | 'flushMs' | 'maxBackoffMs' | 'relayUrl'>>;
+  /** The domain of a bare official handle (default bsky.social; the local test network's is `test`). */
+  officialHandleDomain?: string;
 }) {
   const { config, db, log, clock } = options;
   const network = new BlueskySocialNetwork({
     appviewUrl: config.appviewUrl,
     postUrlBase: config.postUrlBase,
   });
+  const domain = options.officialHandleDomain ?? OFFICIAL_HANDLE_DOMAIN;
   const ingest = new StreamIngest({
     db,
-    network,
+    // The programme's rules name official accounts as bare names (the rules' handle format): on Bluesky a bare
+    // name is an account under bsky.social, Bluesky's own handle domain; a full handle is taken as it is.
+    network: {
+      authorByHandle: (handle) =>
+        network.authorByHandle(handle.includes('.') ? handle : `${handle.replace(/^@/, '')}.${domain}`),
+    },
     authorsOf: (ids) => network.authorsByIds(ids),
     log,
   });
