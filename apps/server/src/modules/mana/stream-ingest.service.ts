@@ -8,6 +8,7 @@ import * as posts from './posts.repository';
 import * as interactionsRepo from './interactions.repository';
 import { saveCursor } from './ingest-state.repository';
 import { isPastWindow } from './ingest.service';
+import { DAY_MS } from '../../time';
 import { recordInteractions, type FoundInteraction } from './interactions.service';
 
 /** The job name under which the stream's cursor (and its errors) are kept in ingest_state. */
@@ -60,6 +61,8 @@ const METRIC: Record<RecordKind, keyof PostMetrics> = {
 export const ORPHAN_LIMIT = 50_000;
 export const ORPHAN_TTL_MS = 15 * 60_000;
 
+const PRUNE_EVERY_MS = 3_600_000;
+
 export type StreamBatchResult = { tracked: number; counted: number; uncounted: number; interactions: number };
 
 /**
@@ -82,6 +85,7 @@ export class StreamIngest {
   private readonly orphans = new Map<string, Edge[]>();
   private orphanCount = 0;
   private officials: { version: number; ids: Set<string> } | undefined;
+  private prunedAt = 0;
 
   constructor(
     private readonly deps: {
@@ -404,7 +408,21 @@ export class StreamIngest {
       this.orphanCount++;
     }
     this.evictOrphans(seenAt);
+    await this.prune(rules, now);
     return result;
+  }
+
+  /**
+   * Once an hour, forgets records older than any post they could still move (past the refresh window and the
+   * settle deadline): a later deletion of one changes nothing any more, so keeping it would only grow the table.
+   */
+  private async prune(rules: ProgrammeRules, now: Date): Promise<void> {
+    if (now.getTime() - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now.getTime();
+    const cutoff = new Date(
+      now.getTime() - rules.refreshWindowDays * DAY_MS - rules.settleByHours * 3_600_000,
+    );
+    await this.deps.db.deleteFrom('stream_records').where('created_at', '<', cutoff).execute();
   }
 
   /** Oldest first (a Map iterates in insertion order): past the age or over the limit, they are dropped. */
