@@ -20,6 +20,7 @@ import {
   type LocalAtprotoNetwork,
 } from '../../test/atproto-network';
 import { openTestDatabase } from '../../test/test-database';
+import { createWorkerRuntime } from '../../worker-runtime';
 import { BLUESKY_JOBS, createBlueskyReading } from './bluesky-reading';
 
 const HOUR = 3_600_000;
@@ -470,6 +471,43 @@ describe.skipIf(reason)('Bluesky reading on a real local AT Protocol network', (
     await third.stream.start();
     await third.stream.stop();
     expect((await readState(database.db, STREAM_JOB))?.last_error).toMatch(/^gap: the stream stopped at /);
+  }, 120_000);
+
+  it('with SOCIAL_NETWORK=bluesky the worker leader runs the consumer, and stopping the worker stops it', async () => {
+    offset = 0;
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SOCIAL_NETWORK: 'bluesky',
+      BLUESKY_APPVIEW_URL: net.appviewUrl,
+      BLUESKY_PLC_URL: net.plcUrl,
+      BLUESKY_RELAY_URL: net.streamUrl,
+      BLUESKY_ALLOW_HTTP: 'true',
+    });
+    await saveCursor(database.db, STREAM_JOB, { seq: await head() }, new Date());
+    const runtime = createWorkerRuntime({ config, database, log });
+    expect(runtime.worker.uses('search')).toBe(false);
+    expect(runtime.worker.uses('refresh')).toBe(true);
+    await runtime.start();
+    try {
+      expect(runtime.worker.isLeader).toBe(true);
+      const seen = await post('eve', 'the worker reads #ManaBoard too');
+      await expect
+        .poll(
+          async () =>
+            (await database.db.selectFrom('posts').select('id').where('id', '=', seen.uriStr).execute())
+              .length,
+          { timeout: 30_000 },
+        )
+        .toBe(1);
+    } finally {
+      await runtime.stop();
+    }
+    const unseen = await post('eve', 'written while no worker leads #ManaBoard');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(
+      await database.db.selectFrom('posts').select('id').where('id', '=', unseen.uriStr).execute(),
+    ).toEqual([]);
   }, 120_000);
 });
 
