@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   let connectionLost = (error: Error) => console.error(`PostgreSQL connection lost: ${error.message}`);
   const database = await openConfiguredDatabase(config, 'server', (error) => connectionLost(error));
   const migration = await migrateToLatest(database.db);
-  const simulated = config.x.mode === 'simulated';
+  // The simulated X's demo world exists only on X.
+  const simulated = config.socialNetwork === 'x' && config.x.mode === 'simulated';
   const demo = simulated ? await demoState(database.db, Date.now()) : undefined;
   const world = demo ? demoWorld(demo.anchor) : undefined;
   // The worker drives the demo world's clock only when it shares the process (and the world) with the API.

@@ -1,5 +1,6 @@
 import type { World } from '@manaboard/x-sim';
-import { ConfigError, type Config } from './config/config';
+import type { Config } from './config/config';
+import { BLUESKY_JOBS, createBlueskyReading } from './integrations/bluesky/bluesky-reading';
 import type { DatabaseHandle } from './db/database';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
@@ -49,12 +50,7 @@ export function createWorkerRuntime(options: {
   const { config, database, log, demo, metrics } = options;
   const replayClock = demo ? demoClock(demo.world) : undefined;
   const clock = replayClock ?? systemClock;
-  if (config.socialNetwork !== 'x') {
-    // Until the Bluesky adapter is wired in (issue 12), refused rather than silently running on X.
-    throw new ConfigError(
-      `Invalid configuration:\n  SOCIAL_NETWORK=${config.socialNetwork} is not available yet (see docs/networks.md). Use SOCIAL_NETWORK=x.`,
-    );
-  }
+  if (config.socialNetwork === 'bluesky') return blueskyRuntime(options);
   const x = createXClient(config.x, database.db, {
     clock,
     ...(metrics ? { onCall: (call) => metrics.observeNetworkCall(call.endpoint, call.status) } : {}),
@@ -116,4 +112,29 @@ export function createWorkerRuntime(options: {
         .catch((error: unknown) => log.error({ err: error }, 'x budget: ledger not written'));
     },
   };
+}
+
+/**
+ * The worker on Bluesky: the port on the public AppView, and the event-stream consumer that the leader alone
+ * runs (started with leadership, stopped when stepping down or stopping). No polling search; no member tokens
+ * (likes, reposts and replies are public records).
+ */
+function blueskyRuntime(options: Parameters<typeof createWorkerRuntime>[0]): WorkerRuntime {
+  const { config, database, log, metrics } = options;
+  const clock = systemClock;
+  const reading = createBlueskyReading({ config: config.bluesky, db: database.db, log, clock });
+  const worker = new Worker(
+    { db: database.db, network: reading.network, clock, log },
+    {
+      databaseKind: database.kind,
+      jobs: BLUESKY_JOBS,
+      leaderServices: [
+        { name: 'bluesky-stream', start: () => reading.stream.start(), stop: () => reading.stream.stop() },
+      ],
+      ...(config.workerIntervalSeconds ? { intervalSeconds: config.workerIntervalSeconds } : {}),
+      ...(options.onTotalsChanged ? { onTotalsChanged: options.onTotalsChanged } : {}),
+      ...(metrics ? { onRun: (report) => metrics.observeJobRun(report) } : {}),
+    },
+  );
+  return { worker, start: () => worker.start(), stop: () => worker.stop() };
 }

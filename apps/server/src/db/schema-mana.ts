@@ -103,3 +103,12 @@ export interface IngestStateTable {
   rate_limit_reset_at: Timestamp | null;
   updated_at: Defaulted<Date>;
 }
+
+/** A like, repost, reply or quote the programme counted from an event stream (migration 0012). */
+export interface StreamRecordsTable {
+  id: string;
+  kind: 'like' | 'repost' | 'reply' | 'quote';
+  subject_id: string;
+  author_id: string;
+  created_at: Timestamp;
+}

@@ -6,6 +6,7 @@ import type {
   ManaTotalsTable,
   OfficialPostsTable,
   PostMetricChangesTable,
+  StreamRecordsTable,
   PostsTable,
   ProgrammeRulesTable,
 } from './schema-mana';
@@ -121,6 +122,7 @@ export interface Database {
   official_posts: OfficialPostsTable;
   mana_totals: ManaTotalsTable;
   post_metric_changes: PostMetricChangesTable;
+  stream_records: StreamRecordsTable;
   ingest_state: IngestStateTable;
 }
 

@@ -34,7 +34,7 @@ async function allPages<T>(
   return { items, calls };
 }
 
-/** Reposts and direct replies of one official post, as found interactions. */
+/** Reposts, direct replies and (where the network shows them publicly) likes of one official post. */
 export async function engagementOf(network: SocialNetwork, postId: string) {
   const reposts = await allPages(async (cursor) => {
     const page = await network.repostsOf(postId, cursor);
@@ -44,13 +44,22 @@ export async function engagementOf(network: SocialNetwork, postId: string) {
     const page = await network.findPosts({ type: 'repliesTo', postId }, cursor ? { cursor } : {});
     return { items: page.posts, nextCursor: page.nextCursor };
   });
+  // Where likes are public, who liked the post is read like who reposted it (no member token needed).
+  const likersOf = network.likersOf?.bind(network);
+  const likes = likersOf
+    ? await allPages(async (cursor) => {
+        const page = await likersOf(postId, cursor);
+        return { items: page.authors, nextCursor: page.nextCursor };
+      })
+    : { items: [], calls: 0 };
   const found: FoundInteraction[] = [
     ...reposts.items.map((a) => ({ memberId: a.networkUserId, postId, kind: 'repost' as const })),
     ...replies.items
       .filter((p) => p.kind === 'reply' && p.referencedPostId === postId)
       .map((p) => ({ memberId: p.authorId, postId, kind: 'reply' as const })),
+    ...likes.items.map((a) => ({ memberId: a.networkUserId, postId, kind: 'like' as const })),
   ];
-  return { found, calls: reposts.calls + replies.calls };
+  return { found, calls: reposts.calls + replies.calls + likes.calls };
 }
 
 /**

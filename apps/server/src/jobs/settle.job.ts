@@ -33,7 +33,9 @@ export const settleJob: Job = {
     const likes: typeof due = [];
     let calls = 0;
     for (const [postId, lines] of byPost) {
-      const checkable = lines.filter((l) => l.kind !== 'like');
+      // Likes are checked with the post's other engagement where they are public, else with members' tokens.
+      const publicLikes = network.likersOf !== undefined;
+      const checkable = lines.filter((l) => publicLikes || l.kind !== 'like');
       let present: Set<string> | undefined;
       if (checkable.length > 0) {
         try {
@@ -51,7 +53,7 @@ export const settleJob: Job = {
         const overdue = now >= line.settle_by;
         if (deleted.includes(postId)) {
           settlements.push({ line, status: 'void', note: 'the official post is gone' });
-        } else if (line.kind === 'like') {
+        } else if (line.kind === 'like' && !publicLikes) {
           likes.push(line);
         } else if (present) {
           const there = present.has(`${line.member_id}|${line.kind}`);

@@ -31,6 +31,9 @@ const jobs: Record<JobName, Job> = {
   totals: totalsJob,
 };
 
+/** Something only the leader runs besides the scheduled jobs (an event-stream consumer). */
+export type LeaderService = { name: string; start: () => Promise<void>; stop: () => Promise<void> };
+
 /**
  * The worker: runs the jobs one at a time (a queue, so two never overlap), records each run in ingest_state,
  * and, once started, schedules them with croner while it holds leadership (one leader among all workers).
@@ -58,6 +61,13 @@ export class Worker {
       /** Called after a totals run that changed something (an in-process API drops its cached pages). */
       onTotalsChanged?: () => void;
       rateLimitResetAt?: (job: JobName) => Date | null;
+      /**
+       * The jobs this network uses (default: all). A network read from an event stream has no polling search:
+       * the stream brings posts and interactions, and refresh, settle and totals stay the same.
+       */
+      jobs?: readonly JobName[];
+      /** Started when this worker becomes the leader, stopped when it steps down or stops. */
+      leaderServices?: readonly LeaderService[];
       /** Told of every finished run, with its wall-clock duration (the process's metrics). */
       onRun?: (report: { job: JobName; seconds: number; outcome: JobOutcome | null; error: boolean }) => void;
     } = {},
@@ -78,9 +88,14 @@ export class Worker {
     return this.leadership.isLeader;
   }
 
+  /** Whether this worker runs the job on its network. */
+  uses(name: JobName): boolean {
+    return !this.options.jobs || this.options.jobs.includes(name);
+  }
+
   /** Runs one job now (after any job already running); failures are recorded and logged, not thrown. */
   runJob(name: JobName): Promise<JobOutcome | null> {
-    if (this.stopped) return Promise.resolve(null);
+    if (this.stopped || !this.uses(name)) return Promise.resolve(null);
     const next = this.queue.then(() => (this.stopped ? null : this.execute(name)));
     this.queue = next.catch(() => undefined);
     return next;
@@ -102,7 +117,7 @@ export class Worker {
       this.context.log.info('worker: leader, jobs scheduled');
       const schedule = this.options.schedule ?? defaultSchedule;
       const interval = this.options.intervalSeconds;
-      for (const name of Object.keys(schedule) as JobName[]) {
+      for (const name of (Object.keys(schedule) as JobName[]).filter((job) => this.uses(job))) {
         // An interval job: croner's every-second pattern, at most once per `interval` seconds.
         const pattern = interval ? '* * * * * *' : schedule[name];
         const timing = interval ? { interval } : {};
@@ -112,6 +127,7 @@ export class Worker {
           }),
         );
       }
+      await this.startServices();
       return;
     }
     this.context.log.info('worker: another worker leads; standing by');
@@ -126,7 +142,32 @@ export class Worker {
       { err: error },
       'worker: the connection holding the leader lock died; stopped scheduling, standing by',
     );
+    void this.stopServices();
     if (!this.stopped) this.standBy();
+  }
+
+  private async startServices(): Promise<void> {
+    for (const service of this.options.leaderServices ?? []) {
+      try {
+        await service.start();
+        this.context.log.info({ service: service.name }, 'worker: leader service started');
+      } catch (error) {
+        this.context.log.error({ err: error, service: service.name }, 'worker: leader service did not start');
+      }
+    }
+  }
+
+  private async stopServices(): Promise<void> {
+    for (const service of this.options.leaderServices ?? []) {
+      await service
+        .stop()
+        .catch((error: unknown) =>
+          this.context.log.error(
+            { err: error, service: service.name },
+            'worker: leader service did not stop',
+          ),
+        );
+    }
   }
 
   /** Retries leadership later (every 15 s, or every interval when shorter). */
@@ -143,6 +184,7 @@ export class Worker {
     clearTimeout(this.retry);
     for (const cron of this.crons) cron.stop();
     this.crons = [];
+    await this.stopServices();
     await this.queue;
     await this.leadership.relinquish();
   }

@@ -82,6 +82,11 @@ export interface SocialNetwork {
   repostsOf(postId: string, cursor?: string): Promise<{ authors: SocialAuthor[]; nextCursor: string | null }>;
   /** Quotes of an official post (one page). */
   quotesOf(postId: string, cursor?: string): Promise<PostPage>;
+  /**
+   * Who liked a post (one page), where likes are public (Bluesky); absent where only each member may read their
+   * own likes (X), and `likedBy` with the member's token is used instead.
+   */
+  likersOf?(postId: string, cursor?: string): Promise<{ authors: SocialAuthor[]; nextCursor: string | null }>;
   /** Posts a member liked, read with the member's own credentials (one page). */
   likedBy(memberNetworkUserId: string, memberToken: string, cursor?: string): Promise<PostPage>;
   /** Looks a handle up. */

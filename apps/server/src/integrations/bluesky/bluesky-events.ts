@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { PostRef, StreamEvent } from '../../modules/mana/stream-ingest.service';
+import { parsePostId, POST_COLLECTION } from './bluesky-ids';
+
+export const LIKE_COLLECTION = 'app.bsky.feed.like';
+export const REPOST_COLLECTION = 'app.bsky.feed.repost';
+/** The only collections the stream consumer asks for (the relay still sends every commit; the rest is skipped). */
+export const STREAM_COLLECTIONS = [POST_COLLECTION, LIKE_COLLECTION, REPOST_COLLECTION];
+
+/** One record operation of a commit, as @atproto/sync's Firehose gives it (only the fields read here). */
+export type CommitOp = {
+  event: 'create' | 'update' | 'delete';
+  did: string;
+  collection: string;
+  rkey: string;
+  record?: unknown;
+  /** When the network committed the operation (the stream's `time`). */
+  time: string;
+};
+
+const strongRef = z.object({ uri: z.string().max(8192) });
+const facetFeature = z.looseObject({
+  $type: z.string().optional(),
+  did: z.string().max(2048).optional(),
+  tag: z.string().max(640).optional(),
+});
+const datetime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a datetime');
+
+/** The parts of app.bsky.feed.post the programme reads; anything else in the record is ignored. */
+const postRecord = z.looseObject({
+  text: z.string().max(30_000),
+  createdAt: datetime,
+  facets: z
+    .array(z.looseObject({ features: z.array(facetFeature).max(100) }))
+    .max(1000)
+    .optional(),
+  tags: z.array(z.string().max(640)).max(8).optional(),
+  reply: z.looseObject({ parent: strongRef, root: strongRef }).optional(),
+  embed: z
+    .looseObject({
+      $type: z.string().optional(),
+      record: z.looseObject({ uri: z.string().optional(), record: strongRef.optional() }).optional(),
+    })
+    .optional(),
+});
+
+const subjectRecord = z.looseObject({ subject: strongRef, createdAt: datetime });
+
+/** A post's AT URI → its id and author, or null when it does not name a post. */
+function postRef(uri: string | undefined): PostRef | null {
+  if (!uri) return null;
+  const parsed = parsePostId(uri);
+  return parsed ? { id: uri, authorId: parsed.did } : null;
+}
+
+/**
+ * A post's time for the programme (daily limit, week, refresh window): when the network committed it. The
+ * record's own `createdAt` is written by the client and could be set to any day; the commit time cannot.
+ */
+function committedAt(time: string, claimed: string): Date {
+  const at = Date.parse(time);
+  return new Date(Number.isNaN(at) ? Date.parse(claimed) : at);
+}
+
+/** Why a record was skipped (the consumer logs it once per batch; a malformed record never stops the stream). */
+export class MalformedRecordError extends Error {
+  override readonly name = 'MalformedRecordError';
+}
+
+/**
+ * A commit operation → the engine's stream event, or null for what the programme never reads (other
+ * collections). A post carries its text, its hashtags (tag facets and the record's `tags`), its mentions (DIDs of
+ * mention facets), what it replies to (the parent) and what it quotes (an embedded record, alone or with media).
+ * Throws MalformedRecordError for a record that does not have the shape of its collection.
+ */
+export function toStreamEvent(op: CommitOp): StreamEvent | null {
+  if (!STREAM_COLLECTIONS.includes(op.collection)) return null;
+  const id = `at://${op.did}/${op.collection}/${op.rkey}`;
+  if (op.event === 'delete') return { type: 'delete', id, authorId: op.did };
+  if (op.collection === POST_COLLECTION) {
+    const parsed = postRecord.safeParse(op.record);
+    if (!parsed.success)
+      throw new MalformedRecordError(`${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    const record = parsed.data;
+    const tags = new Set(record.tags ?? []);
+    const mentions = new Set<string>();
+    for (const facet of record.facets ?? []) {
+      for (const feature of facet.features) {
+        if (feature.$type === 'app.bsky.richtext.facet#tag' && typeof feature.tag === 'string')
+          tags.add(feature.tag);
+        if (feature.$type === 'app.bsky.richtext.facet#mention' && typeof feature.did === 'string')
+          mentions.add(feature.did);
+      }
+    }
+    const embed = record.embed;
+    const quotedUri =
+      embed?.$type === 'app.bsky.embed.record'
+        ? embed.record?.uri
+        : embed?.$type === 'app.bsky.embed.recordWithMedia'
+          ? embed.record?.record?.uri
+          : undefined;
+    return {
+      type: 'post',
+      id,
+      authorId: op.did,
+      text: record.text,
+      tags: [...tags],
+      mentions: [...mentions],
+      createdAt: committedAt(op.time, record.createdAt),
+      replyTo: postRef(record.reply?.parent.uri),
+      quotes: postRef(quotedUri),
+    };
+  }
+  const parsed = subjectRecord.safeParse(op.record);
+  if (!parsed.success)
+    throw new MalformedRecordError(`${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const subject = postRef(parsed.data.subject.uri);
+  if (!subject) return null; // a like of a feed generator or list, not of a post
+  return {
+    type: op.collection === LIKE_COLLECTION ? 'like' : 'repost',
+    id,
+    authorId: op.did,
+    subject,
+    createdAt: new Date(parsed.data.createdAt),
+  };
+}

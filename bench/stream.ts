@@ -1,0 +1,183 @@
+// The Bluesky event consumer (issue 12): events per second the worker's consumer stores (the official @atproto/sync
+// Firehose verifying each commit, decoding, filtering for the programme, and writing each batch with its cursor
+// in one transaction on PGlite) against a bare loop over the very same stream range that only verifies and
+// decodes (the same Firehose and decoder, no database): the ratio is what storing costs. The stream is a real
+// local AT Protocol network's PDS (@atproto/dev-env, on PostgreSQL: BENCH_DATABASE_URL), seeded with accounts
+// posting (some with the programme's hashtag), liking and reposting each other. For scale, compare with the
+// public network's event rate (the relay's published figures; not measured here).
+import { IdResolver, MemoryCache } from '@atproto/identity';
+import { Firehose } from '@atproto/sync';
+import pino from 'pino';
+import type { SeedClient } from '@atproto/dev-env';
+import { systemClock } from '../apps/server/src/integrations/x/clock';
+import { openDatabase } from '../apps/server/src/db/database';
+import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { STREAM_COLLECTIONS, toStreamEvent } from '../apps/server/src/integrations/bluesky/bluesky-events';
+import { createBlueskyReading } from '../apps/server/src/integrations/bluesky/bluesky-reading';
+import { saveCursor } from '../apps/server/src/modules/mana/ingest-state.repository';
+import { STREAM_JOB } from '../apps/server/src/modules/mana/stream-ingest.service';
+import { readRulesFile, saveRules } from '../apps/server/src/modules/programme/programme.service';
+import {
+  atprotoNetworkSkipReason,
+  startAtprotoNetwork,
+  type LocalAtprotoNetwork,
+} from '../apps/server/src/test/atproto-network';
+import { BENCH_PG_URL } from './lib/mana-db';
+import { benchRounds, fmt, median, ratio } from './lib/stats';
+
+const rounds = benchRounds();
+/** Accounts seeded; each writes posts, likes and reposts (BENCH_STREAM_ACCOUNTS to change the size). */
+const accounts = Number(process.env.BENCH_STREAM_ACCOUNTS ?? 30);
+const POSTS_EACH = 10;
+const LIKES_EACH = 40;
+const REPOSTS_EACH = 10;
+
+type Did = `did:${string}:${string}`;
+
+async function seed(net: LocalAtprotoNetwork): Promise<void> {
+  const sc: SeedClient = net.network.getSeedClient();
+  const dids: Did[] = [];
+  for (let i = 0; i < accounts; i++) {
+    const account = await sc.createAccount(`bench${i}`, {
+      handle: `bench${i}.test`,
+      email: `bench${i}@example.test`,
+      password: `bench${i}-password`,
+    });
+    dids.push(account.did);
+  }
+  const official = await sc.createAccount('benchhq', {
+    handle: 'benchhq.test',
+    email: 'benchhq@example.test',
+    password: 'benchhq-password',
+  });
+  const refs: Array<Awaited<ReturnType<SeedClient['post']>>['ref']> = [];
+  refs.push((await sc.post(official.did, 'Welcome to #ManaBoard')).ref);
+  await Promise.all(
+    dids.map(async (did, i) => {
+      for (let p = 0; p < POSTS_EACH; p++) {
+        const text = p % 2 === 0 ? `take ${p} on #ManaBoard from ${i}` : `an off-topic thought ${p}`;
+        refs.push((await sc.post(did, text)).ref);
+      }
+    }),
+  );
+  await Promise.all(
+    dids.map(async (did, i) => {
+      for (let k = 0; k < LIKES_EACH; k++) {
+        const subject = refs[(i * 7 + k * 13) % refs.length];
+        if (subject) await sc.like(did, subject);
+      }
+      for (let k = 0; k < REPOSTS_EACH; k++) {
+        const subject = refs[(i * 11 + k * 17 + 1) % refs.length];
+        if (subject) await sc.repost(did, subject);
+      }
+    }),
+  );
+  await net.network.processAll();
+}
+
+const resolver = (net: LocalAtprotoNetwork) =>
+  new IdResolver({ plcUrl: net.plcUrl, didCache: new MemoryCache(), fetch: globalThis.fetch });
+
+/** Verify + decode only, from `from` to `to`: events per second and how many events there were. */
+async function bare(
+  net: LocalAtprotoNetwork,
+  from: number,
+  to: number,
+): Promise<{ perSecond: number; events: number }> {
+  let events = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const firehose: Firehose = new Firehose({
+      idResolver: resolver(net),
+      service: net.streamUrl,
+      filterCollections: STREAM_COLLECTIONS,
+      excludeIdentity: true,
+      excludeAccount: true,
+      excludeSync: true,
+      getCursor: () => from,
+      onError: () => undefined,
+      handleEvent: (event) => {
+        if (event.event !== 'create' && event.event !== 'update' && event.event !== 'delete') return;
+        toStreamEvent({
+          event: event.event,
+          did: event.did,
+          collection: event.collection,
+          rkey: event.rkey,
+          record: 'record' in event ? event.record : undefined,
+          time: event.time,
+        });
+        events++;
+        if (event.seq >= to) void firehose.destroy().then(resolve);
+      },
+    });
+    void firehose.start();
+  });
+  return { perSecond: events / ((performance.now() - started) / 1000), events };
+}
+
+/** The worker's consumer, storing into a fresh PGlite, from `from` until `to` is stored. */
+async function consumer(net: LocalAtprotoNetwork, from: number, to: number, events: number): Promise<number> {
+  const database = await openDatabase({ kind: 'pglite' });
+  try {
+    await migrateToLatest(database.db);
+    await saveRules(database.db, { ...(await readRulesFile()), officialHandles: ['benchhq'] }, 'bench');
+    await saveCursor(database.db, STREAM_JOB, { seq: from }, new Date());
+    const reading = createBlueskyReading({
+      config: {
+        appviewUrl: net.appviewUrl,
+        plcUrl: net.plcUrl,
+        relayUrl: net.streamUrl,
+        handleResolverUrl: undefined,
+        allowHttp: true,
+        postUrlBase: 'https://bsky.app',
+      },
+      db: database.db,
+      log: pino({ level: 'warn' }),
+      clock: systemClock,
+      officialHandleDomain: 'test',
+    });
+    const started = performance.now();
+    await reading.stream.start();
+    await reading.stream.storedThrough(to);
+    const seconds = (performance.now() - started) / 1000;
+    await reading.stream.stop();
+    return events / seconds;
+  } finally {
+    await database.close();
+  }
+}
+
+export async function streamBench(): Promise<void> {
+  process.env.TEST_DATABASE_URL ??= BENCH_PG_URL;
+  const skip = atprotoNetworkSkipReason();
+  if (skip) {
+    console.log(`bluesky event consumer: skipped (${skip})`);
+    return;
+  }
+  const net = await startAtprotoNetwork();
+  try {
+    const from = (await net.network.pds.ctx.sequencer.curr()) ?? 0;
+    await seed(net);
+    const to = (await net.network.pds.ctx.sequencer.curr()) ?? 0;
+    const bareRates: number[] = [];
+    const storedRates: number[] = [];
+    const ratios: number[] = [];
+    let events = 0;
+    for (let round = 0; round < rounds; round++) {
+      const b = await bare(net, from, to);
+      events = b.events;
+      const stored = await consumer(net, from, to, b.events);
+      bareRates.push(b.perSecond);
+      storedRates.push(stored);
+      ratios.push(ratio(stored, b.perSecond));
+    }
+    console.log(
+      `bluesky event consumer, ${events} events (${accounts} accounts posting, liking, reposting; ${rounds} rounds): ` +
+        `stored ${fmt(median(storedRates), 0)} events/s (verify + decode + filter + write, PGlite) = ` +
+        `${fmt(median(ratios))}× of verify + decode alone (${fmt(median(bareRates), 0)} events/s); ` +
+        `compare with the public relay's event rate for scale`,
+    );
+  } finally {
+    await net.close();
+  }
+}
