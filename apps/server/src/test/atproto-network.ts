@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestNetwork } from '@atproto/dev-env';
 import { withClient } from './postgres-schema';
 
@@ -26,14 +28,17 @@ export function atprotoNetworkSkipReason(): string | null {
   if (!process.env.TEST_DATABASE_URL) {
     return 'the local AT Protocol network keeps its data in PostgreSQL: set TEST_DATABASE_URL to run the Bluesky tests';
   }
-  try {
-    // The network's own database driver is a native addon, rebuilt for this Node by scripts/native-addons.mjs.
-    const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => {
-      close(): void;
-    };
-    new Database(':memory:').close();
-  } catch (error) {
-    return `better-sqlite3 does not load on this Node (${(error as Error).message.split('\n')[0]}): run npm install again`;
+  // The network's own database driver is a native addon, rebuilt for this Node by scripts/native-addons.mjs. It is
+  // tried in a child process: a connection opened (and later collected) inside a test worker aborts the worker.
+  const probe = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
+    cwd: path.dirname(fileURLToPath(import.meta.url)),
+    encoding: 'utf8',
+  });
+  if (probe.status !== 0) {
+    const reason = (probe.stderr || String(probe.error ?? 'unknown'))
+      .split('\n')
+      .find((line) => /Error/.test(line));
+    return `better-sqlite3 does not load on this Node (${reason ?? 'see npm install'}): run npm install again`;
   }
   return null;
 }
