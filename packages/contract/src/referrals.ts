@@ -7,8 +7,19 @@ import { referralOk } from './envelopes';
  * account, the referral link, status, stats and apply. Server and web both use these schemas.
  */
 
-/** X's handle rules: 1–15 of letters, digits and underscore. */
-export const HANDLE_PATTERN = /^[A-Za-z0-9_]{1,15}$/;
+/**
+ * A domain-style account handle (`alice.example.com`: labels of letters, digits and hyphens, the last one not
+ * starting with a digit, at most 253 characters), as networks with domain handles name their members.
+ */
+export const DOMAIN_HANDLE_PATTERN =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/**
+ * A member's handle as referral links and the referrer input accept it: X's rules (1–15 of letters, digits and
+ * underscore) or a domain handle (Bluesky's: `alice.bsky.social`). Either way ASCII only, so look-alikes fail.
+ */
+export const HANDLE_PATTERN = new RegExp(
+  `^(?:[A-Za-z0-9_]{1,15}|${DOMAIN_HANDLE_PATTERN.source.slice(1, -1)})$`,
+);
 
 /**
  * A handle as a member types or links it: surrounding spaces and one leading @ dropped. Case is kept for
@@ -39,12 +50,6 @@ export const authStartRequestSchema = z.strictObject({
 });
 export type AuthStartRequest = z.infer<typeof authStartRequestSchema>;
 
-/**
- * A domain-style account handle (`alice.example.com`: labels of letters, digits and hyphens, the last one not
- * starting with a digit, at most 253 characters), as networks with domain handles name their members.
- */
-export const DOMAIN_HANDLE_PATTERN =
-  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 /** A decentralised identifier (`did:plc:…`, `did:web:…`), the stable id behind such a handle. */
 export const DID_PATTERN = /^(?=.{1,2048}$)did:[a-z]+:[A-Za-z0-9._:%-]*[A-Za-z0-9._-]$/;
 
