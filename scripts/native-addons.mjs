@@ -8,7 +8,7 @@
 // the npm registry (only its include/ directory is kept). A production install (`--omit=dev`) has no better-sqlite3
 // and this script does nothing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
@@ -26,17 +26,27 @@ function loads() {
   }
 }
 
+// Node 24's node_object_wrap.h removes an environment cleanup hook in ~ObjectWrap, which aborts the process
+// ("Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook) when the garbage collector frees a
+// better-sqlite3 Statement outside a JavaScript context: the local network's PDS dies at random. The addon is
+// built against a copy of the header without that hook (as in Node 22); this stamp says the build has it.
+const stamp = join(root, 'node_modules', addon, 'build', 'manaboard-object-wrap-without-cleanup-hook');
+
 if (!existsSync(join(root, 'node_modules', addon))) process.exit(0);
 const first = loads();
-if (first === true) process.exit(0);
-if (first.code === 'MODULE_NOT_FOUND' && !String(first.message).includes('.node')) process.exit(0);
+if (first === true && existsSync(stamp)) process.exit(0);
+if (first !== true && first.code === 'MODULE_NOT_FOUND' && !String(first.message).includes('.node')) {
+  process.exit(0);
+}
 
 const version = process.version.slice(1);
 const headersPackage = `node-${process.platform}-${process.arch}@${version}`;
 const cache = join(root, 'node_modules', '.cache', 'node-headers', version);
 const nodedir = join(cache, 'package');
 console.log(
-  `native-addons: ${addon} does not load on Node ${version}; rebuilding it against this Node's headers`,
+  first === true
+    ? `native-addons: rebuilding ${addon} against Node ${version}'s headers without ObjectWrap's cleanup hook`
+    : `native-addons: ${addon} does not load on Node ${version}; rebuilding it against this Node's headers`,
 );
 try {
   if (!existsSync(join(nodedir, 'include', 'node', 'node.h'))) {
@@ -50,10 +60,18 @@ try {
     execFileSync('tar', ['xzf', join(cache, tarball), '-C', cache, 'package/include'], { stdio: 'inherit' });
     rmSync(join(cache, tarball));
   }
+  const objectWrap = join(nodedir, 'include', 'node', 'node_object_wrap.h');
+  writeFileSync(
+    objectWrap,
+    readFileSync(objectWrap, 'utf8')
+      .replace(/^(\s*)AddCleanupHook\(\);$/m, '$1// AddCleanupHook(); (see scripts/native-addons.mjs)')
+      .replace(/^(\s*)RemoveCleanupHook\(\);$/m, '$1// RemoveCleanupHook(); (see scripts/native-addons.mjs)'),
+  );
   execFileSync('npm', ['rebuild', addon, `--nodedir=${nodedir}`, '--foreground-scripts=false'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  writeFileSync(stamp, `built against ${objectWrap}\n`);
 } catch (error) {
   console.error(`native-addons: could not rebuild ${addon}: ${error.message}`);
   console.error('native-addons: the Bluesky tests (local AT Protocol network) cannot run on this machine');
