@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestNetwork } from '@atproto/dev-env';
+import { freePort } from './free-port';
 import { withClient } from './postgres-schema';
 
 /**
@@ -53,7 +54,14 @@ export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
     .toString('hex')
     .replace(/[0-9]/g, (digit) => String.fromCharCode(97 + Number(digit)))}`;
   const { TestNetwork } = await import('@atproto/dev-env');
-  const network = await TestNetwork.create({ dbPostgresUrl: serverUrl, dbPostgresSchema: schema });
+  // The AppView names images by its public URL (dev-env's default is a placeholder host): its own local address,
+  // so avatars in a profile load in the browser tests.
+  const appviewPort = await freePort();
+  const network = await TestNetwork.create({
+    dbPostgresUrl: serverUrl,
+    dbPostgresSchema: schema,
+    bsky: { port: appviewPort, publicUrl: `http://localhost:${appviewPort}` },
+  });
   const pdsUrl = network.pds.url;
   return {
     network,
