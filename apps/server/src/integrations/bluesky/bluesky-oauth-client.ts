@@ -23,6 +23,13 @@ export const JWKS_PATH = '/oauth/jwks.json';
 /** Identity only: the programme reads public records and never writes on a member's behalf. */
 export const BLUESKY_SCOPE = 'atproto';
 
+/** A cache that keeps nothing. */
+const noCache = {
+  get: () => Promise.resolve(undefined),
+  set: () => Promise.resolve(),
+  del: () => Promise.resolve(),
+};
+
 export type BlueskyClientKind = 'confidential' | 'loopback';
 
 /**
@@ -119,6 +126,10 @@ export async function createBlueskyOAuth(input: {
     // One process refreshes a given session at a time; across processes the PDS's refresh-token rotation
     // settles a race (the loser's session is dropped and the member relinks).
     requestLock: requestLocalLock,
+    // Identities are read afresh on every link: a member who just changed their handle must be able to relink
+    // with it (a cached DID document would still name the old one and fail the handle's two-way check).
+    didCache: noCache,
+    handleCache: noCache,
     plcDirectoryUrl: bluesky.plcUrl,
     allowHttp: bluesky.allowHttp,
     ...(bluesky.handleResolverUrl ? { handleResolver: bluesky.handleResolverUrl } : {}),
