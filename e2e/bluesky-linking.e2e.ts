@@ -195,9 +195,12 @@ describe.skipIf(skip)('linking a Bluesky account in the browser', () => {
       await page.getByRole('banner').getByText('@alice.test', { exact: true }).waitFor();
       const avatar = card(page).locator('img[src*="/img/avatar/"]');
       await avatar.waitFor();
-      expect(await avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
-        true,
-      );
+      // Loaded from the AppView's image service (allowed by the page's CSP), not the letter fallback.
+      await expect
+        .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), {
+          timeout: 10_000,
+        })
+        .toBe(true);
       expect(new URL((await avatar.getAttribute('src')) ?? '').origin).toBe(
         new URL(network.appviewUrl).origin,
       );
@@ -241,6 +244,10 @@ describe.skipIf(skip)('linking a Bluesky account in the browser', () => {
         ]),
       );
       expect(rows.rows).toEqual([{ handle: 'carol-renamed.test' }]);
+      // The other side of "unlink revokes": a live session's copy does refresh at the PDS.
+      const live = await storedSession(members.carol.did);
+      expect(live).toBeDefined();
+      expect(await sessionWorks(members.carol.did, live as NodeSavedSession)).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -51,6 +51,7 @@ export class BlueskyLinking implements NetworkLinking {
     try {
       url = await this.oauth.client.authorize(input.handle, { state: tag, scope: BLUESKY_SCOPE });
     } catch (error) {
+      this.oauth.states.takeIssued(tag);
       throw startError(error, input.handle);
     }
     const state = this.oauth.states.takeIssued(tag);
