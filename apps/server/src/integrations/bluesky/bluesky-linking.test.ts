@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authStartResponseSchema } from '@manaboard/contract';
+import { authStartResponseSchema, postsResponseSchema } from '@manaboard/contract';
 import { ConfigError } from '../../config/config';
 import {
   atprotoNetworkSkipReason,
@@ -219,6 +219,47 @@ describe.skipIf(skip !== null)('linking on Bluesky against a local AT Protocol n
         simulated: false,
       });
     });
+  });
+
+  it("links the leaderboard's posts to their public page on bsky.app", async () => {
+    const t = await buildTestApp('pglite', blueskyEnv('http://127.0.0.1:1'));
+    try {
+      const now = new Date();
+      await t.database.db
+        .insertInto('authors')
+        .values({
+          id: alice.did,
+          handle: 'alice.test',
+          display_name: 'Alice',
+          avatar_url: null,
+          first_tracked_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const rkey = '3lbx7v2bqzk2a';
+      await t.database.db
+        .insertInto('posts')
+        .values({
+          id: `at://${alice.did}/app.bsky.feed.post/${rkey}`,
+          author_id: alice.did,
+          text: 'Climbing the #ManaBoard',
+          created_at: now,
+          kind: 'original',
+          likes: 1,
+          replies: 0,
+          reposts: 0,
+          quotes: 0,
+          first_seen_at: now,
+          refreshed_at: now,
+        })
+        .execute();
+      const posts = postsResponseSchema.parse(
+        (await t.app.inject({ method: 'GET', url: '/api/posts' })).json(),
+      ).data;
+      expect(posts.map((post) => post.url)).toEqual([`https://bsky.app/profile/alice.test/post/${rkey}`]);
+    } finally {
+      await t.close();
+    }
   });
 
   it('on localhost, forwards the return from 127.0.0.1 to the public origin untouched', async () => {
