@@ -20,14 +20,22 @@ export { freePort };
  * Starts the real server (apps/server/src/main.ts, as `npm start` does after building the web app) on a free
  * port with a temporary data directory, and waits until /readyz answers.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  /** Arguments of main.ts (e.g. `['api']`: the API alone, which needs DATABASE_URL). */
+  args: string[] = [],
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-e2e-'));
   const origin = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), path.join(repoRoot, 'apps/server/src/main.ts')],
+    [
+      path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'),
+      path.join(repoRoot, 'apps/server/src/main.ts'),
+      ...args,
+    ],
     {
       cwd: repoRoot,
       env: {

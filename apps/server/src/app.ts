@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import { ConfigError, type Config } from './config/config';
+import type { Config } from './config/config';
 import type { DatabaseHandle } from './db/database';
 import { registerErrorHandler } from './http/error-handler';
 import { registerSecurity } from './http/security';
@@ -33,6 +33,11 @@ import type { ReferralDeps } from './modules/referrals/referrals.service';
 import type { LinkingDeps } from './modules/linking/linking.service';
 import { TokenVault } from './security/token-vault';
 import type { TokenCipher } from './security/token-cipher';
+import type { NetworkLinking } from './social/social-network';
+import { BlueskyLinking } from './integrations/bluesky/bluesky-linking';
+import { createBlueskyOAuth, type BlueskyOAuth } from './integrations/bluesky/bluesky-oauth-client';
+import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
+import { postUrl as blueskyPostUrl } from './integrations/bluesky/bluesky-ids';
 
 /** What the app is built from; tests pass their own database and log stream. */
 export type AppDeps = {
@@ -60,6 +65,36 @@ export type AppDeps = {
   /** The process's metrics, shared with an in-process worker (default: the app's own). */
   metrics?: Metrics;
 };
+
+/**
+ * The configured network's linking adapter and post links (SOCIAL_NETWORK): X (real or simulated) or Bluesky,
+ * whose OAuth client also serves its metadata when it is a confidential client.
+ */
+async function networkOf(config: Config, db: Db, vault: TokenVault, clock: Clock) {
+  if (config.socialNetwork === 'bluesky') {
+    const oauth = await createBlueskyOAuth({
+      bluesky: config.bluesky,
+      publicOrigin: config.publicOrigin,
+      clientName: 'Manaboard',
+      db,
+      vault,
+      now: clock.now,
+    });
+    return {
+      linking: new BlueskyLinking(oauth, config.bluesky.appviewUrl, clock.now) as NetworkLinking,
+      postUrl: (handle: string, postId: string) => blueskyPostUrl(config.bluesky.postUrlBase, handle, postId),
+      simulatedX: false,
+      blueskyOAuth: oauth as BlueskyOAuth | undefined,
+    };
+  }
+  const x = createXClient(config.x, db, { clock });
+  return {
+    linking: x.linking as NetworkLinking,
+    postUrl: (handle: string, postId: string) => x.network.postUrl(handle, postId),
+    simulatedX: config.x.mode === 'simulated',
+    blueskyOAuth: undefined,
+  };
+}
 
 /** The process's metrics, the monthly-reads gauge read from the network's budget ledger. */
 export function createMetrics(config: Config, db: Db): Metrics {
@@ -120,17 +155,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits = await registerRateLimits(app, config, deps.rateLimitNamespace);
 
   const clock = deps.clock ?? systemClock;
-  if (config.socialNetwork !== 'x') {
-    // Until the Bluesky adapter is wired in (issue 12), refused rather than silently running on X.
-    throw new ConfigError(
-      `Invalid configuration:\n  SOCIAL_NETWORK=${config.socialNetwork} is not available yet (see docs/networks.md). Use SOCIAL_NETWORK=x.`,
-    );
-  }
-  const x = createXClient(config.x, database.db, { clock });
+  const vault = new TokenVault(deps.tokenCipher ?? config, app.log);
+  const network = await networkOf(config, database.db, vault, clock);
   const linking: LinkingDeps = {
     db: database.db,
-    network: x.linking,
-    vault: new TokenVault(deps.tokenCipher ?? config, app.log),
+    network: network.linking,
+    vault,
     publicOrigin: config.publicOrigin,
     now: clock.now,
     log: app.log,
@@ -154,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(leaderboardRoutes, {
     db: database.db,
     now: clock.now,
-    postUrl: (handle, postId) => x.network.postUrl(handle, postId),
+    postUrl: network.postUrl,
     ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: deps.leaderboardCacheMs } : {}),
     ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
     onCache: (cache) => {
@@ -165,10 +195,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(programmeRoutes, { db: database.db });
   await app.register(publicConfigRoutes, {
     socialNetwork: linking.network.name,
-    simulated: config.x.mode === 'simulated',
+    simulated: network.simulatedX,
     brandingFile: config.brandingFile,
   });
-  if (config.x.mode === 'simulated') {
+  if (network.blueskyOAuth) await app.register(blueskyOAuthRoutes, { oauth: network.blueskyOAuth });
+  if (network.simulatedX) {
     // The demo's world follows the wall clock; a test's world keeps its own simulated time; the demo feed
     // (main.ts) drives its world's clock itself while it replays the history.
     await mountSimulatedX(app, config, deps.simulatedWorld ?? demoWorld(), {

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayHandle, HANDLE_PATTERN, normaliseHandle } from './referrals';
+import {
+  authStartWithHandleRequestSchema,
+  displayHandle,
+  HANDLE_PATTERN,
+  normaliseHandle,
+} from './referrals';
 
 const handleChar = fc.constantFrom(
   ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'.split(''),
@@ -90,5 +95,33 @@ describe('handle normalisation', () => {
         expect(result).toBe(result.trim());
       }),
     );
+  });
+});
+
+describe('domain handles and the account a member names to link', () => {
+  it('accepts domain handles as referrers, and still no junk', () => {
+    for (const good of ['alice.test', 'alice.bsky.social', 'x-1.example.co.uk', 'mana_fan'])
+      expect(HANDLE_PATTERN.test(good)).toBe(true);
+    for (const bad of [
+      'alice..test',
+      '.alice.test',
+      'alice.test.',
+      'alice.1test',
+      'a_b.test',
+      'аlice.test',
+      'a b.test',
+    ])
+      expect(HANDLE_PATTERN.test(bad)).toBe(false);
+  });
+
+  it('takes a handle (one @ and spaces dropped) or a DID, and says what is wrong otherwise', () => {
+    const parse = (handle: string) =>
+      authStartWithHandleRequestSchema.safeParse({ redirectAfter: 'http://localhost/auth/callback', handle });
+    expect(parse(' @alice.test ').data?.handle).toBe('alice.test');
+    expect(parse('did:plc:abc234').data?.handle).toBe('did:plc:abc234');
+    expect(parse('').error?.issues[0]?.message).toMatch(/Type your handle/);
+    for (const bad of ['alice', 'not a handle', 'https://evil.example/', 'did:plc:', '@@alice.test'])
+      expect(parse(bad).error?.issues[0]?.message).toMatch(/not a handle/);
+    expect(parse('x'.repeat(3000)).success).toBe(false);
   });
 });

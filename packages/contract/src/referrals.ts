@@ -7,8 +7,19 @@ import { referralOk } from './envelopes';
  * account, the referral link, status, stats and apply. Server and web both use these schemas.
  */
 
-/** X's handle rules: 1–15 of letters, digits and underscore. */
-export const HANDLE_PATTERN = /^[A-Za-z0-9_]{1,15}$/;
+/**
+ * A domain-style account handle (`alice.example.com`: labels of letters, digits and hyphens, the last one not
+ * starting with a digit, at most 253 characters), as networks with domain handles name their members.
+ */
+export const DOMAIN_HANDLE_PATTERN =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/**
+ * A member's handle as referral links and the referrer input accept it: X's rules (1–15 of letters, digits and
+ * underscore) or a domain handle (Bluesky's: `alice.bsky.social`). Either way ASCII only, so look-alikes fail.
+ */
+export const HANDLE_PATTERN = new RegExp(
+  `^(?:[A-Za-z0-9_]{1,15}|${DOMAIN_HANDLE_PATTERN.source.slice(1, -1)})$`,
+);
 
 /**
  * A handle as a member types or links it: surrounding spaces and one leading @ dropped. Case is kept for
@@ -38,6 +49,35 @@ export const authStartRequestSchema = z.strictObject({
   referrerSlug: z.optional(checked(z.string(), z.maxLength(256))),
 });
 export type AuthStartRequest = z.infer<typeof authStartRequestSchema>;
+
+/** A decentralised identifier (`did:plc:…`, `did:web:…`), the stable id behind such a handle. */
+export const DID_PATTERN = /^(?=.{1,2048}$)did:[a-z]+:[A-Za-z0-9._:%-]*[A-Za-z0-9._-]$/;
+
+/** The account a member names to link: a domain handle (one leading @ and spaces dropped) or a DID. */
+export const accountNameSchema = z.pipe(
+  z.pipe(
+    checked(z.string(), z.maxLength(2048)),
+    z.transform((value: string) => normaliseHandle(value)),
+  ),
+  checked(
+    z.string(),
+    z.minLength(1, 'Type your handle, like alice.example.com.'),
+    z.refine((value) => value === '' || DOMAIN_HANDLE_PATTERN.test(value) || DID_PATTERN.test(value), {
+      error: 'That is not a handle: a handle looks like alice.example.com.',
+    }),
+  ),
+);
+
+/**
+ * The start body on networks where the member names their account first (the network's runtime config says
+ * which): the same fields plus `handle`.
+ */
+export const authStartWithHandleRequestSchema = z.strictObject({
+  redirectAfter: checked(z.string(), z.minLength(1), z.maxLength(2048)),
+  referrerSlug: z.optional(checked(z.string(), z.maxLength(256))),
+  handle: accountNameSchema,
+});
+export type AuthStartWithHandleRequest = z.input<typeof authStartWithHandleRequestSchema>;
 
 /** `POST /auth/twitter/start` → `data.authorizeUrl` (the browser is sent there). */
 export const authStartResponseSchema = referralOk(z.object({ authorizeUrl: z.url() }));

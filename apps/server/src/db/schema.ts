@@ -10,8 +10,10 @@ import type {
   PostsTable,
   ProgrammeRulesTable,
 } from './schema-mana';
+import type { BlueskyOAuthSessionsTable, BlueskyOAuthStatesTable } from './schema-bluesky';
 
 export * from './schema-mana';
+export * from './schema-bluesky';
 
 /** Timestamps are written as Date and read back as Date on both PGlite and pg. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -124,6 +126,8 @@ export interface Database {
   post_metric_changes: PostMetricChangesTable;
   stream_records: StreamRecordsTable;
   ingest_state: IngestStateTable;
+  bluesky_oauth_states: BlueskyOAuthStatesTable;
+  bluesky_oauth_sessions: BlueskyOAuthSessionsTable;
 }
 
 /** The database or a transaction on it: what repository functions take, so callers choose atomicity. */

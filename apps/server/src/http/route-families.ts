@@ -4,7 +4,15 @@
  */
 export type RouteFamily = 'referral' | 'community' | 'other';
 
-const referralPrefixes = ['/csrf-token', '/auth/twitter', '/me/', '/me?', '/referrals/', '/referrals?'];
+const referralPrefixes = [
+  '/csrf-token',
+  '/auth/twitter',
+  '/auth/bluesky',
+  '/me/',
+  '/me?',
+  '/referrals/',
+  '/referrals?',
+];
 
 export function routeFamilyOf(url: string): RouteFamily {
   const pathOnly = url.split('?')[0] ?? url;

@@ -134,6 +134,13 @@ export interface NetworkLinking {
   /** The member's start (POST) and the network's return (GET) paths; X keeps SPEC's `/auth/twitter/*`. */
   readonly startPath: string;
   readonly callbackPath: string;
+  /** Whether the member names their account (a handle) before the network's sign-in page (Bluesky: which PDS). */
+  readonly needsHandle: boolean;
+  /**
+   * The origin the network sends the browser back to, when it is not PUBLIC_ORIGIN (a loopback client must return
+   * to 127.0.0.1 while the site runs on localhost); the callback there forwards the browser to PUBLIC_ORIGIN.
+   */
+  readonly returnOrigin?: string;
   /** A new attempt returning to `callbackUrl` (`handle`: networks where the member names their account first). */
   start(input: { callbackUrl: string; handle?: string }): Promise<LinkStart>;
   /** The callback's parameters → the member's profile and credentials; LinkRefusedError when refused. */

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestNetwork } from '@atproto/dev-env';
+import { freePort } from './free-port';
 import { withClient } from './postgres-schema';
 
 /**
@@ -26,14 +29,17 @@ export function atprotoNetworkSkipReason(): string | null {
   if (!process.env.TEST_DATABASE_URL) {
     return 'the local AT Protocol network keeps its data in PostgreSQL: set TEST_DATABASE_URL to run the Bluesky tests';
   }
-  try {
-    // The network's own database driver is a native addon, rebuilt for this Node by scripts/native-addons.mjs.
-    const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => {
-      close(): void;
-    };
-    new Database(':memory:').close();
-  } catch (error) {
-    return `better-sqlite3 does not load on this Node (${(error as Error).message.split('\n')[0]}): run npm install again`;
+  // The network's own database driver is a native addon (better-sqlite3 13, whose Node-API prebuilds load on
+  // Node 24). It is tried in a child process, so a broken build can only fail the probe, never the test worker.
+  const probe = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
+    cwd: path.dirname(fileURLToPath(import.meta.url)),
+    encoding: 'utf8',
+  });
+  if (probe.status !== 0) {
+    const reason = (probe.stderr || String(probe.error ?? 'unknown'))
+      .split('\n')
+      .find((line) => /Error/.test(line));
+    return `better-sqlite3 does not load on this Node (${reason ?? 'see npm install'}): run npm install again`;
   }
   return null;
 }
@@ -48,7 +54,14 @@ export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
     .toString('hex')
     .replace(/[0-9]/g, (digit) => String.fromCharCode(97 + Number(digit)))}`;
   const { TestNetwork } = await import('@atproto/dev-env');
-  const network = await TestNetwork.create({ dbPostgresUrl: serverUrl, dbPostgresSchema: schema });
+  // The AppView names images by its public URL (dev-env's default is a placeholder host): its own local address,
+  // so avatars in a profile load in the browser tests.
+  const appviewPort = await freePort();
+  const network = await TestNetwork.create({
+    dbPostgresUrl: serverUrl,
+    dbPostgresSchema: schema,
+    bsky: { port: appviewPort, publicUrl: `http://localhost:${appviewPort}` },
+  });
   const pdsUrl = network.pds.url;
   return {
     network,
@@ -59,9 +72,10 @@ export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
     close: async () => {
       await network.close();
       await withClient(serverUrl, async (client) => {
+        // The network names its schemas after ours, as a prefix or a suffix (appview_…, bsync_…, ozone_…).
         const { rows } = await client.query<{ nspname: string }>(
           'select nspname from pg_namespace where nspname like $1',
-          [`${schema}%`],
+          [`%${schema}%`],
         );
         for (const row of rows) await client.query(`drop schema if exists "${row.nspname}" cascade`);
       });

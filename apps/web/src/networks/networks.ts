@@ -1,11 +1,42 @@
 import type { SocialNetworkName } from '@manaboard/contract';
+import type { ComponentType } from 'react';
+import { BlueskyHandleForm } from './bluesky/bluesky-handle-form';
+
+/** What a network's handle form gets from the card: send the handle, go back, and the last failure to announce. */
+export type HandleFormProps = {
+  onSubmit: (handle: string) => void;
+  onCancel: () => void;
+  /** The message of the last failed start (shown and announced), or null. */
+  error: string | null;
+  busy: boolean;
+};
+
+export type NetworkWeb = {
+  label: string;
+  linkStartPath: string;
+  /** What the card invites the member to link ("Link your … to earn"). */
+  accountNoun: string;
+  /** Where the member names their account before the network's sign-in page; null: straight to it. */
+  handleForm: ComponentType<HandleFormProps> | null;
+};
 
 /**
- * What the web needs to know per network; with the adapters beside it (networks/x/…), the only web code that
- * names a network. Features ask for the deployment's network (public config) and look it up here.
+ * What the web needs to know per network; with the adapters beside it (networks/x/…, networks/bluesky/…), the
+ * only web code that names a network. Features ask for the deployment's network (public config) and look it up
+ * here.
  */
-export const NETWORKS: Record<SocialNetworkName, { label: string; linkStartPath: string }> = {
+export const NETWORKS: Record<SocialNetworkName, NetworkWeb> = {
   // SPEC §7 keeps X's start route as it always was.
-  x: { label: 'X', linkStartPath: '/auth/twitter/start' },
-  bluesky: { label: 'Bluesky', linkStartPath: '/auth/bluesky/start' },
+  x: { label: 'X', linkStartPath: '/auth/twitter/start', accountNoun: 'social account', handleForm: null },
+  bluesky: {
+    label: 'Bluesky',
+    linkStartPath: '/auth/bluesky/start',
+    accountNoun: 'Bluesky account',
+    handleForm: BlueskyHandleForm,
+  },
 };
+
+/** The deployment's network, or X's presentation while the public config is not known yet. */
+export function networkWeb(network: SocialNetworkName | undefined): NetworkWeb {
+  return NETWORKS[network ?? 'x'];
+}

@@ -8,6 +8,7 @@ import * as m0006 from './0006-oauth-attempt-nonce';
 import * as m0008 from './0008-leaderboard-indexes';
 import * as m0009 from './0009-deltas-and-search';
 import * as m0010 from './0010-network-neutral-accounts';
+import * as m0011 from './0011-bluesky-oauth';
 import * as m0012 from './0012-stream-records';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0008-leaderboard-indexes': m0008,
   '0009-deltas-and-search': m0009,
   '0010-network-neutral-accounts': m0010,
+  '0011-bluesky-oauth': m0011,
   '0012-stream-records': m0012,
 };

@@ -22,6 +22,7 @@ export class XLinking implements NetworkLinking {
   readonly name = 'x' as const;
   readonly startPath = X_LINK_PATHS.startPath;
   readonly callbackPath = X_LINK_PATHS.callbackPath;
+  readonly needsHandle = false;
 
   constructor(
     private readonly oauth: XOAuth,

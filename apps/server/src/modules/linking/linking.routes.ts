@@ -3,6 +3,7 @@ import {
   accountResponseSchema,
   authStartRequestSchema,
   authStartResponseSchema,
+  authStartWithHandleRequestSchema,
   emptyBodySchema,
   unlinkResponseSchema,
 } from '@manaboard/contract';
@@ -35,17 +36,21 @@ export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async 
   const cookiePath = nonceCookiePath(startPath, callbackPath);
   noStore(app);
 
+  // Networks whose sign-in starts from the member's handle take it in the start body; the others keep SPEC's body.
+  const startBody = linking.network.needsHandle ? authStartWithHandleRequestSchema : authStartRequestSchema;
   app.post(
     startPath,
     {
       onRequest: limits('auth'),
-      schema: { body: authStartRequestSchema, response: { 200: authStartResponseSchema } },
+      schema: { body: startBody, response: { 200: authStartResponseSchema } },
     },
     async (request, reply) => {
+      const body = request.body as { redirectAfter: string; referrerSlug?: string; handle?: string };
       const { authorizeUrl, nonce } = await startLinking(linking, {
         browserHash: requireBrowserIdHash(request),
-        redirectAfter: request.body.redirectAfter,
-        referrerSlug: request.body.referrerSlug,
+        redirectAfter: body.redirectAfter,
+        referrerSlug: body.referrerSlug,
+        ...(body.handle !== undefined ? { handle: body.handle } : {}),
       });
       void reply.header(
         'Set-Cookie',
@@ -62,8 +67,16 @@ export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async 
       .header('Referrer-Policy', 'no-referrer')
       .redirect(`${publicOrigin}/auth/callback?error=rate_limited`, 302),
   );
+  const returnHost = linking.network.returnOrigin ? new URL(linking.network.returnOrigin).host : undefined;
   app.get(callbackPath, { onRequest: callbackLimit }, async (request, reply) => {
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    if (returnHost && returnHost !== new URL(publicOrigin).host && request.host === returnHost) {
+      // The network may only return to a loopback address (127.0.0.1): carry the answer, untouched, to the
+      // public origin, where this browser's nonce cookie lives. Nothing is read or consumed here.
+      return reply
+        .header('Referrer-Policy', 'no-referrer')
+        .redirect(`${publicOrigin}${callbackPath}${query ? `?${query}` : ''}`, 302);
+    }
     const { redirect } = await completeLinking(
       { ...linking, referrals: options.referrals },
       new URLSearchParams(query),

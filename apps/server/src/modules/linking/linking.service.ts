@@ -58,10 +58,19 @@ export function checkRedirectAfter(publicOrigin: string, redirectAfter: string):
  */
 export async function startLinking(
   deps: LinkingDeps,
-  input: { browserHash: string; redirectAfter: string; referrerSlug: string | undefined },
+  input: {
+    browserHash: string;
+    redirectAfter: string;
+    referrerSlug: string | undefined;
+    /** The account the member named (networks whose sign-in starts from a handle). */
+    handle?: string;
+  },
 ): Promise<{ authorizeUrl: string; nonce: string }> {
   const redirectAfter = checkRedirectAfter(deps.publicOrigin, input.redirectAfter);
-  const start = await deps.network.start({ callbackUrl: callbackUrl(deps) });
+  const start = await deps.network.start({
+    callbackUrl: callbackUrl(deps),
+    ...(input.handle !== undefined ? { handle: input.handle } : {}),
+  });
   const { nonce, nonceHash } = newNonce();
   const now = deps.now();
   // Expired attempts are worthless; sweeping them here keeps the table small without a job.

@@ -32,7 +32,7 @@ export function MainPage() {
   const account = useAccount();
   useAccountRechecks();
   const referralNotice = useReferralEntry(handle, account.connected);
-  const { link, linking } = useLinkAccount();
+  const { link, linking, handleForm } = useLinkAccount();
   const video = branding?.video ?? null;
   const wide = useMediaQuery(XL_UP);
 
@@ -68,7 +68,7 @@ export function MainPage() {
             </Suspense>
           )}
           <div className="mx-auto w-full max-w-md xl:max-w-none">
-            <ManaCard account={account} onLink={link} linking={linking} />
+            <ManaCard account={account} onLink={link} linking={linking} handleForm={handleForm} />
           </div>
         </div>
         <LeaderboardPanel />

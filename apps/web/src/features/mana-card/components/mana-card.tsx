@@ -3,15 +3,22 @@ import { ErrorBoundary } from 'react-error-boundary';
 import { useNavigate } from 'react-router';
 import { ReloadFallback } from '../../../components/ui/reload-fallback';
 import type { AccountState } from '../../account/api/get-account';
+import type { HandleFormState } from '../hooks/use-link-account';
 import { clearPendingReferrer, usePendingReferrer } from '../../referrals/pending-referrer';
 import { CardFrame } from './card-frame';
 import { LazyLinkedCard } from './lazy-linked-card';
 import { UnlinkedCard } from './unlinked-card';
 
-type ManaCardProps = { account: AccountState; onLink: () => void; linking: boolean };
+type ManaCardProps = {
+  account: AccountState;
+  onLink: () => void;
+  linking: boolean;
+  /** The open handle form (networks whose sign-in starts from a handle), or null. */
+  handleForm?: HandleFormState | null;
+};
 
 /** The personal mana card of SPEC §2: linked or not, as the account state says (SPEC §4). */
-export function ManaCard({ account, onLink, linking }: ManaCardProps) {
+export function ManaCard({ account, onLink, linking, handleForm = null }: ManaCardProps) {
   const pendingReferrer = usePendingReferrer();
   const navigate = useNavigate();
   const loadingCard = (
@@ -26,6 +33,7 @@ export function ManaCard({ account, onLink, linking }: ManaCardProps) {
         pendingReferrer={pendingReferrer}
         linking={linking}
         onLink={onLink}
+        handleForm={handleForm}
         onCancelReferral={() => {
           clearPendingReferrer();
           void navigate('/', { replace: true });

@@ -1,4 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
+import { publicConfigQueryOptions } from '../../../lib/public-config';
+import { networkWeb } from '../../../networks/networks';
 import { useCardRewards } from '../hooks/use-card-rewards';
+import type { HandleFormState } from '../hooks/use-link-account';
 import { CardFrame } from './card-frame';
 
 type UnlinkedCardProps = {
@@ -6,6 +10,8 @@ type UnlinkedCardProps = {
   linking: boolean;
   onLink: () => void;
   onCancelReferral: () => void;
+  /** The open handle form, shown in place of the card's button (networks whose sign-in starts from a handle). */
+  handleForm?: HandleFormState | null;
 };
 
 /**
@@ -14,8 +20,28 @@ type UnlinkedCardProps = {
  * The button is named by its own visible content (title, message, call to action), read once: a shorter
  * aria-label would hide the words a voice-control user sees and says (WCAG 2.5.3, label in name).
  */
-export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferral }: UnlinkedCardProps) {
+export function UnlinkedCard({
+  pendingReferrer,
+  linking,
+  onLink,
+  onCancelReferral,
+  handleForm = null,
+}: UnlinkedCardProps) {
   const rewards = useCardRewards();
+  const network = networkWeb(useQuery(publicConfigQueryOptions()).data?.data.socialNetwork);
+  const HandleForm = network.handleForm;
+  if (handleForm && HandleForm) {
+    return (
+      <CardFrame label="Mana card" busy={linking}>
+        <HandleForm
+          onSubmit={handleForm.submit}
+          onCancel={handleForm.cancel}
+          error={handleForm.error}
+          busy={linking}
+        />
+      </CardFrame>
+    );
+  }
   return (
     <CardFrame label="Mana card" busy={linking}>
       {/* With a pending referrer, room is kept at the bottom for its pill (a sibling: buttons cannot nest). */}
@@ -36,9 +62,9 @@ export function UnlinkedCard({ pendingReferrer, linking, onLink, onCancelReferra
           Earn more Mana
         </span>
         <span className="text-sm leading-relaxed text-violet-100/90 sm:text-base">
-          Link your social account to earn <strong className="text-white">{rewards.multiplier} Mana</strong>{' '}
-          on your posts, plus <strong className="text-white">{rewards.referralReward} Mana</strong> for every
-          friend you refer.
+          Link your {network.accountNoun} to earn{' '}
+          <strong className="text-white">{rewards.multiplier} Mana</strong> on your posts, plus{' '}
+          <strong className="text-white">{rewards.referralReward} Mana</strong> for every friend you refer.
         </span>
         <span className="rounded-full bg-violet-700 px-5 py-2 text-sm font-bold text-white shadow-lg shadow-mana/40 group-hover:bg-violet-600">
           {linking ? 'Linking…' : 'Link your account'}
