@@ -57,6 +57,7 @@ const envSchema = z.object({
   BLUESKY_RELAY_URL: z.url({ protocol: /^wss?$/ }).default('wss://bsky.network'),
   BLUESKY_HANDLE_RESOLVER_URL: z.url({ protocol: /^https?$/ }).optional(),
   BLUESKY_ALLOW_HTTP: booleanString.default(false),
+  BLUESKY_VERIFY_COMMITS: booleanString.default(false),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_BEARER_TOKEN: z.string().min(1).optional(),
@@ -215,6 +216,12 @@ export type BlueskyConfig = {
   handleResolverUrl: string | undefined;
   /** Plain-http services allowed (a local network only; never in production). */
   allowHttp: boolean;
+  /**
+   * Whether the worker checks each stream commit's signature itself. Off by default: Bluesky's relay verifies
+   * commits before relaying them, and checking again costs about 90% of the consumer's throughput (below the
+   * public relay's rate on one core; docs/benchmarks.md). On for a relay you do not trust.
+   */
+  verifyCommits: boolean;
   /** Where a post's public page lives: `{postUrlBase}/profile/{handle}/post/{rkey}`. */
   postUrlBase: string;
 };
@@ -287,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
       relayUrl: e.BLUESKY_RELAY_URL,
       handleResolverUrl: e.BLUESKY_HANDLE_RESOLVER_URL,
       allowHttp: e.BLUESKY_ALLOW_HTTP,
+      verifyCommits: e.BLUESKY_VERIFY_COMMITS,
       postUrlBase: 'https://bsky.app',
     },
     tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,

@@ -17,7 +17,11 @@ describe('SOCIAL_NETWORK', () => {
       relayUrl: 'wss://bsky.network',
       plcUrl: 'https://plc.directory',
       allowHttp: false,
+      verifyCommits: false,
     });
+    expect(
+      loadConfig({ SOCIAL_NETWORK: 'bluesky', BLUESKY_VERIFY_COMMITS: 'true' }).bluesky.verifyCommits,
+    ).toBe(true);
   });
 
   it('refuses plain-http AT Protocol services in production', () => {

@@ -112,6 +112,8 @@ describe.skipIf(reason)('Bluesky reading on a real local AT Protocol network', (
     relayUrl: net.streamUrl,
     handleResolverUrl: undefined,
     allowHttp: true,
+    // The default: the relay's (here the PDS's) own verification is trusted, as with Bluesky's relay.
+    verifyCommits: false,
     postUrlBase: 'https://bsky.app',
   });
   const newReading = (stream: { batchSize?: number; flushMs?: number; maxBackoffMs?: number } = {}) =>

@@ -52,6 +52,7 @@ export function createBlueskyReading(options: {
     relayUrl: config.relayUrl,
     plcUrl: config.plcUrl,
     allowHttp: config.allowHttp,
+    verifyCommits: config.verifyCommits,
     ...options.stream,
   });
   return { network, ingest, stream };

@@ -29,6 +29,8 @@ export type BlueskyStreamOptions = {
   plcUrl: string;
   /** A local test network over http (the identity resolver refuses http: otherwise). */
   allowHttp: boolean;
+  /** Check each commit's signature here (BLUESKY_VERIFY_COMMITS); otherwise the relay's own check is trusted. */
+  verifyCommits: boolean;
   /** Events stored per transaction at most (default 500). */
   batchSize?: number;
   /** A partial batch is stored after this long (default 1 s). */
@@ -39,7 +41,8 @@ export type BlueskyStreamOptions = {
 
 /**
  * The worker leader's consumer of the network's repository event stream (com.atproto.sync.subscribeRepos) with
- * the official @atproto/sync Firehose: each commit is verified against its account's signing key, decoded
+ * the official @atproto/sync Firehose: each commit is verified against its account's signing key when
+ * `verifyCommits` is on (else the relay's verification is trusted), decoded
  * (bluesky-events.ts) and buffered; a batch and its cursor are stored in one transaction by the engine's
  * StreamIngest. The Firehose awaits each event, so a full buffer holds the stream until it is stored.
  *
@@ -124,6 +127,7 @@ export class BlueskyStream {
       idResolver: this.idResolver,
       service: this.options.relayUrl,
       filterCollections: STREAM_COLLECTIONS,
+      unauthenticatedCommits: !this.options.verifyCommits,
       excludeIdentity: true,
       excludeAccount: true,
       excludeSync: true,
