@@ -13,7 +13,11 @@ import type { SeedClient } from '@atproto/dev-env';
 import { systemClock } from '../apps/server/src/integrations/x/clock';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import { STREAM_COLLECTIONS, toStreamEvent } from '../apps/server/src/integrations/bluesky/bluesky-events';
+import {
+  commitOp,
+  STREAM_COLLECTIONS,
+  toStreamEvent,
+} from '../apps/server/src/integrations/bluesky/bluesky-events';
 import { createBlueskyReading } from '../apps/server/src/integrations/bluesky/bluesky-reading';
 import { saveCursor } from '../apps/server/src/modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../apps/server/src/modules/mana/stream-ingest.service';
@@ -103,15 +107,9 @@ async function bare(
       unauthenticatedCommits: !verify,
       onError: () => undefined,
       handleEvent: (event) => {
-        if (event.event !== 'create' && event.event !== 'update' && event.event !== 'delete') return;
-        toStreamEvent({
-          event: event.event,
-          did: event.did,
-          collection: event.collection,
-          rkey: event.rkey,
-          record: 'record' in event ? event.record : undefined,
-          time: event.time,
-        });
+        const op = commitOp(event);
+        if (!op) return;
+        toStreamEvent(op);
         events++;
         if (event.seq >= to) void firehose.destroy().then(resolve);
       },

@@ -1,3 +1,4 @@
+import type { Event } from '@atproto/sync';
 import { z } from 'zod';
 import type { PostRef, StreamEvent } from '../../modules/mana/stream-ingest.service';
 import { parsePostId, POST_COLLECTION } from './bluesky-ids';
@@ -73,6 +74,19 @@ export class MalformedRecordError extends Error {
  * mention facets), what it replies to (the parent) and what it quotes (an embedded record, alone or with media).
  * Throws MalformedRecordError for a record that does not have the shape of its collection.
  */
+/** A Firehose event as a commit operation, or null when it is none (identity, account, sync events). */
+export function commitOp(event: Event): CommitOp | null {
+  if (event.event !== 'create' && event.event !== 'update' && event.event !== 'delete') return null;
+  return {
+    event: event.event,
+    did: event.did,
+    collection: event.collection,
+    rkey: event.rkey,
+    record: 'record' in event ? event.record : undefined,
+    time: event.time,
+  };
+}
+
 export function toStreamEvent(op: CommitOp): StreamEvent | null {
   if (!STREAM_COLLECTIONS.includes(op.collection)) return null;
   const id = `at://${op.did}/${op.collection}/${op.rkey}`;

@@ -7,7 +7,7 @@ import type { JobLog } from '../../jobs/job';
 import { readState, recordRun } from '../../modules/mana/ingest-state.repository';
 import { activeRules } from '../../modules/programme/programme.service';
 import { STREAM_JOB, type StreamEvent, type StreamIngest } from '../../modules/mana/stream-ingest.service';
-import { MalformedRecordError, STREAM_COLLECTIONS, toStreamEvent } from './bluesky-events';
+import { commitOp, MalformedRecordError, STREAM_COLLECTIONS, toStreamEvent } from './bluesky-events';
 
 /** Where the stream stopped: the last event's sequence number and commit time, as stored in ingest_state. */
 export type StreamCursor = { seq?: number; time?: string };
@@ -148,16 +148,10 @@ export class BlueskyStream {
 
   private async onEvent(event: Event, generation: number): Promise<void> {
     if (generation !== this.generation) return;
-    if (event.event !== 'create' && event.event !== 'update' && event.event !== 'delete') return;
+    const op = commitOp(event);
+    if (!op) return;
     try {
-      const decoded = toStreamEvent({
-        event: event.event,
-        did: event.did,
-        collection: event.collection,
-        rkey: event.rkey,
-        record: 'record' in event ? event.record : undefined,
-        time: event.time,
-      });
+      const decoded = toStreamEvent(op);
       if (decoded) this.buffer.push(decoded);
     } catch (error) {
       if (!(error instanceof MalformedRecordError)) throw error;
