@@ -81,9 +81,9 @@ describe.skipIf(!testEnv.databaseUrl || !testEnv.redisUrl)(
         expect(expected.authors).toHaveLength(MEMBERS);
         expect(expected.authors.every((a) => a.totalPosts === 4)).toBe(true);
 
-        // Twelve slow search pages: the leader's first run takes seconds, long enough to kill it in the middle.
-        const SLOW_PAGES = 12;
-        sim.faults.slowAnswers('search/recent', SLOW_PAGES, 400);
+        // The leader's search run: two pages answered, the third held unanswered until the leader is dead, so it is
+        // killed in the middle of its run however loaded the machine is.
+        sim.faults.slowAnswers('search/recent', 2, 50).holdAnswers('search/recent', 1);
         cluster = await startCluster({
           serverUrl: testEnv.databaseUrl ?? '',
           redisUrl: testEnv.redisUrl ?? '',
@@ -116,10 +116,12 @@ describe.skipIf(!testEnv.databaseUrl || !testEnv.redisUrl)(
         if (!leader || !standby) throw new Error('no leader');
 
         // Kill the leader (the whole process group, no chance to clean up) in the middle of its search run.
-        while (sim.faults.pending() > SLOW_PAGES - 4) await new Promise((r) => setTimeout(r, 20));
-        expect(sim.faults.pending()).toBeGreaterThan(0);
+        await sim.faults.whenHeld();
+        expect(sim.faults.held()).toBe(1);
         const killedAt = Date.now();
         leader.signal('SIGKILL');
+        await leader.exited;
+        sim.faults.release();
         await standby.waitFor(/worker: leader/, 30_000);
         const takeoverMs = Date.now() - killedAt;
         expect(takeoverMs).toBeLessThanOrEqual(2 * INTERVAL_S * 1_000);

@@ -71,6 +71,7 @@ export async function guard(
     await serverError(reply, fault.status);
     return undefined;
   }
+  if (fault.kind === 'hold') await deps.faults.hold();
   if (fault.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
 
   const limitKey = caller.kind === 'user' ? `user:${caller.grant.userId}` : 'app';

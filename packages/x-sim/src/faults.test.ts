@@ -49,6 +49,23 @@ describe('faults on demand', () => {
     expect((await search()).statusCode).toBe(200);
   });
 
+  it('holds calls unanswered until released', async () => {
+    sim.faults.holdAnswers('search/recent', 1);
+    let answered = false;
+    const held = search().then((r) => {
+      answered = true;
+      return r;
+    });
+    await sim.faults.whenHeld();
+    expect(sim.faults.held()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    sim.faults.release();
+    expect((await held).statusCode).toBe(200);
+    expect(sim.faults.held()).toBe(0);
+    expect((await search()).statusCode).toBe(200);
+  });
+
   it('answers slowly', async () => {
     sim.faults.slowAnswers('tweets', 1, 120);
     const started = performance.now();

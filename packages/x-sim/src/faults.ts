@@ -5,6 +5,7 @@ type Plan =
   | { kind: 'rate-limit' }
   | { kind: 'server-error'; status: number }
   | { kind: 'slow'; ms: number }
+  | { kind: 'hold' }
   | { kind: 'drop' }
   | { kind: 'cut' }
   | { kind: 'partial' };
@@ -22,6 +23,8 @@ export type FaultDecision = Plan | { kind: 'none' };
  */
 export class Faults {
   private queue: Fault[] = [];
+  private waiting: (() => void)[] = [];
+  private holding: (() => void)[] = [];
 
   rateLimitStorm(target: Target, calls: number): this {
     return this.plan({ kind: 'rate-limit' }, target, calls);
@@ -33,6 +36,32 @@ export class Faults {
 
   slowAnswers(target: Target, calls: number, ms: number): this {
     return this.plan({ kind: 'slow', ms }, target, calls);
+  }
+
+  /**
+   * The next calls wait, unanswered, until `release()`: a test can act (kill the caller, say) while a call is
+   * certainly in flight, however loaded the machine is.
+   */
+  holdAnswers(target: Target, calls: number): this {
+    return this.plan({ kind: 'hold' }, target, calls);
+  }
+
+  /** How many calls are waiting on a hold right now. */
+  held(): number {
+    return this.waiting.length;
+  }
+
+  /** Lets every held call go on. */
+  release(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const go of waiting) go();
+  }
+
+  /** Resolves when a held call arrives (at once when one already waits). */
+  whenHeld(): Promise<void> {
+    if (this.waiting.length > 0) return Promise.resolve();
+    return new Promise((resolve) => this.holding.push(resolve));
   }
 
   dropConnections(target: Target, calls: number): this {
@@ -56,6 +85,16 @@ export class Faults {
   /** How many faulty calls are still planned. */
   pending(): number {
     return this.queue.reduce((sum, f) => sum + f.remaining, 0);
+  }
+
+  /** Waits here while the call is held (see holdAnswers). */
+  hold(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      const holding = this.holding;
+      this.holding = [];
+      for (const notify of holding) notify();
+    });
   }
 
   /** The fault for this call, if any (each fault is used up call by call). */
