@@ -1,11 +1,17 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+
+// Vitest's default is one worker fewer than the cores: ONE on the 2-core CI machines, so every file ran after the
+// other. Many files mostly wait (real processes, PGlite start-up, browsers, timers), so two at a time at least.
+const workers = Math.max(2, os.availableParallelism() - 1);
 
 // One runner for every kind of test: unit and API tests per workspace, component tests in jsdom,
 // and browser tests (playwright-core + system Chromium) against the real server.
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
+    maxWorkers: workers,
     projects: [
       {
         test: {
@@ -51,8 +57,12 @@ export default defineConfig({
           include: ['**/*.e2e.ts'],
           environment: 'node',
           testTimeout: 60_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
+          hookTimeout: 180_000,
+          // Two browser files at a time (each its own server on a free port and its own Chromium): they wait on
+          // the browser, the server and the app's timers far more than they compute. After the other projects
+          // (groupOrder), so they never share the machine with the unit and API files.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

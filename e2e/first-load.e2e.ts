@@ -1,25 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './support/chromium';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from './support/chromium';
+import { useBrowserFile } from './support/harness';
 import { watchPageErrors } from './support/page-errors';
-import { startServer, type RunningServer } from './support/server';
 
 // The main page's first load (docs/architecture.md, "The first load"): one paint from the preloaded answers.
 describe.skipIf(!hasChromium)("the main page's first load in the browser", () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  // One server and one Chromium for the file, started side by side (support/harness.ts).
+  const file = useBrowserFile();
 
   it('paints the first screen once, whole, from the answers index.html preloads', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 900 } });
+    const context = await file.browser.newContext({ viewport: { width: 375, height: 900 } });
     try {
       // Records every loading state the page ever shows, from the first byte on.
       await context.addInitScript(() => {
@@ -38,7 +28,7 @@ describe.skipIf(!hasChromium)("the main page's first load in the browser", () =>
         if (/^\/(api|me|referrals|csrf-token)\b/.test(url.pathname))
           calls.push(`${url.pathname}${url.search}`);
       });
-      await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+      await page.goto(`${file.server.origin}/`, { waitUntil: 'networkidle' });
       await page.getByRole('table').getByRole('row').nth(1).waitFor();
 
       expect(
@@ -47,7 +37,7 @@ describe.skipIf(!hasChromium)("the main page's first load in the browser", () =>
       // The first load calls exactly what the served index.html preloads, once each: the app's own calls took
       // the preloaded answers (a call the preload did not serve would be a second request, or another URL). A
       // first visit has no id yet, so it is not connected without asking.
-      const html = await (await fetch(`${server.origin}/`)).text();
+      const html = await (await fetch(`${file.server.origin}/`)).text();
       const preloaded = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="fetch"/g)].map((m) => m[1]);
       expect(preloaded.length).toBeGreaterThan(0);
       expect([...calls].sort()).toEqual([...preloaded].sort());

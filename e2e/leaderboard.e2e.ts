@@ -1,14 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manaResponseSchema, type ManaAuthor } from '@manaboard/contract';
-import { hasChromium, launchChromium } from './support/chromium';
+import { hasChromium } from './support/chromium';
+import { useBrowserFile } from './support/harness';
 import { demoCaughtUp } from './support/demo';
 import { linkFromCard } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
-import { startServer, type RunningServer } from './support/server';
+import { startServer } from './support/server';
 
 const widths = [375, 768, 1280, 1600] as const;
 type Width = (typeof widths)[number];
@@ -59,35 +60,29 @@ async function breakdownNumbers(page: Page) {
 }
 
 describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  // One server and one Chromium for the file, started side by side (support/harness.ts).
+  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }));
 
   beforeAll(async () => {
     // The real server with the demo world (200+ authors, 2,000+ posts), serving the built web app.
-    server = await startServer({ LOG_LEVEL: 'info' });
-    browser = await launchChromium();
     // Ranks move while the demo history replays; the assertions compare the page with the API once it is over.
-    await demoCaughtUp(server);
+    await demoCaughtUp(file.server);
     await fs.mkdir(screenshots, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   async function api(pathAndQuery: string): Promise<{ authors: ManaAuthor[]; total: number }> {
-    const response = await fetch(`${server.origin}${pathAndQuery}`);
+    const response = await fetch(`${file.server.origin}${pathAndQuery}`);
     return manaResponseSchema.parse(await response.json()).data;
   }
 
   it.each(widths)(
     'ranks, posts grid and breakdown at %i px: columns, labels, native cards, sums, no serious a11y findings',
     async (width) => {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const context = await file.browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
       const errors = watchPageErrors(page);
       try {
-        await page.goto(server.origin);
+        await page.goto(file.server.origin);
         await rows(page).nth(19).waitFor();
         expect(await rows(page).count()).toBe(20);
         const top = await api('/api/mana?limit=20');
@@ -152,7 +147,7 @@ describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)'
   );
 
   it('debounces the search (one request after quick typing), clears it, toggles the period and shows more', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await file.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors = watchPageErrors(page);
     const manaCalls: URL[] = [];
@@ -161,7 +156,7 @@ describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)'
       if (url.pathname === '/api/mana') manaCalls.push(url);
     });
     try {
-      await page.goto(server.origin);
+      await page.goto(file.server.origin);
       await rows(page).nth(19).waitFor();
       const target = (await api('/api/mana?limit=1&offset=30')).authors[0];
       if (!target) throw new Error('the demo world has fewer than 31 authors');
@@ -220,11 +215,11 @@ describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)'
       const found = (await api('/api/mana?limit=1&offset=39')).authors[0];
       if (!found) throw new Error('the demo world has fewer than 40 authors');
       member = found;
-      context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+      context = await file.browser.newContext({ viewport: { width: 1280, height: 1000 } });
       await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204, body: '' }));
       page = await context.newPage();
       errors = watchPageErrors(page);
-      await page.goto(server.origin);
+      await page.goto(file.server.origin);
       await linkFromCard(page, member.authorName);
     });
     afterAll(async () => {
@@ -280,7 +275,7 @@ describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)'
     });
 
     it('sees the card stats on tap at 375 px (touch has no hover)', async () => {
-      const touch = await browser.newContext({
+      const touch = await file.browser.newContext({
         viewport: { width: 375, height: 812 },
         hasTouch: true,
         isMobile: true,
@@ -289,7 +284,7 @@ describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)'
       try {
         const phone = await touch.newPage();
         const phoneErrors = watchPageErrors(phone);
-        await phone.goto(server.origin);
+        await phone.goto(file.server.origin);
         const card = phone.getByRole('region', { name: 'Mana card' });
         await card.getByRole('button', { name: 'Unlink' }).waitFor();
         const panel = card.locator('#card-stats-panel');

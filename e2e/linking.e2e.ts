@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './support/chromium';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from './support/chromium';
+import { useBrowserFile } from './support/harness';
 import { browserIdOf, earnMoreMana, linkFromCard } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
-import { startServer, type RunningServer } from './support/server';
 
 const widths = [375, 1280] as const;
 const heights: Record<(typeof widths)[number], number> = { 375: 812, 1280: 900 };
@@ -13,24 +13,18 @@ const heights: Record<(typeof widths)[number], number> = { 375: 812, 1280: 900 }
 const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
 
 describe.skipIf(!hasChromium)('linking an account and referrals in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  // One server and one Chromium for the file, started side by side (support/harness.ts).
+  const file = useBrowserFile();
 
   beforeAll(async () => {
     // With the demo: members link while the worker replays the demo history (the simulated X's OAuth runs on
     // the wall clock, so a fast-forwarded world cannot expire a code), as on a first `npm start`.
-    server = await startServer();
-    browser = await launchChromium();
     await fs.mkdir(screenshots, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   /** A fresh browser (its own storage, so its own browser id) at `width`, failing on console errors. */
   async function freshBrowser(width: (typeof widths)[number]) {
-    const context: BrowserContext = await browser.newContext({
+    const context: BrowserContext = await file.browser.newContext({
       viewport: { width, height: heights[width] },
       permissions: ['clipboard-read', 'clipboard-write'],
     });
@@ -43,7 +37,9 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
   }
 
   async function refereeCount(browserId: string): Promise<number> {
-    const response = await fetch(`${server.origin}/referrals/stats`, { headers: { 'X-User-Id': browserId } });
+    const response = await fetch(`${file.server.origin}/referrals/stats`, {
+      headers: { 'X-User-Id': browserId },
+    });
     const body = (await response.json()) as { data: { refereeCount: number } };
     return body.data.refereeCount;
   }
@@ -53,7 +49,7 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
     async (width) => {
       const { context, page, errors } = await freshBrowser(width);
       try {
-        await page.goto(server.origin, { waitUntil: 'networkidle' });
+        await page.goto(file.server.origin, { waitUntil: 'networkidle' });
         await earnMoreMana(page).waitFor();
         await page.screenshot({ path: path.join(screenshots, `card-unlinked-${width}.png`) });
 
@@ -68,15 +64,15 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
         const card = page.getByRole('region', { name: 'Mana card' });
         await card.getByText(`@${handle}`, { exact: true }).waitFor();
         await page.getByRole('banner').getByText(`@${handle}`, { exact: true }).waitFor();
-        expect(page.url()).toBe(`${server.origin}/`);
+        expect(page.url()).toBe(`${file.server.origin}/`);
 
         const linkButton = card.getByRole('button', { name: new RegExp(`/r/@${handle}`) });
         await linkButton.waitFor();
-        expect(await linkButton.textContent()).toContain(`${new URL(server.origin).host}/r/@${handle}`);
+        expect(await linkButton.textContent()).toContain(`${new URL(file.server.origin).host}/r/@${handle}`);
         await linkButton.click();
         await card.getByText('Copied', { exact: true }).waitFor();
         expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-          `${server.origin}/r/@${handle}`,
+          `${file.server.origin}/r/@${handle}`,
         );
         await page.waitForTimeout(2100);
         await page.screenshot({ path: path.join(screenshots, `card-linked-${width}.png`) });
@@ -98,12 +94,12 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
       const referrer = await freshBrowser(width);
       const referee = await freshBrowser(width);
       try {
-        await referrer.page.goto(server.origin, { waitUntil: 'networkidle' });
+        await referrer.page.goto(file.server.origin, { waitUntil: 'networkidle' });
         await linkFromCard(referrer.page, referrerHandle);
         const referrerId = await browserIdOf(referrer.page);
         expect(await refereeCount(referrerId)).toBe(0);
 
-        await referee.page.goto(`${server.origin}/r/@${referrerHandle}`, { waitUntil: 'networkidle' });
+        await referee.page.goto(`${file.server.origin}/r/@${referrerHandle}`, { waitUntil: 'networkidle' });
         const cancel = referee.page.getByRole('button', {
           name: new RegExp(`Referred by ${referrerHandle}`),
         });
@@ -134,7 +130,7 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
   it('says why a referral link was not applied when the server refused the referrer at linking', async () => {
     const { context, page, errors } = await freshBrowser(375);
     try {
-      await page.goto(`${server.origin}/r/@never_linked`, { waitUntil: 'networkidle' });
+      await page.goto(`${file.server.origin}/r/@never_linked`, { waitUntil: 'networkidle' });
       await page.getByRole('button', { name: /Referred by never_linked/ }).waitFor();
       await linkFromCard(page, 'refused_referee');
       await page
@@ -142,7 +138,7 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
           'Your account is linked, but the referral was not applied. This referral link is invalid or expired.',
         )
         .waitFor({ timeout: 4000 });
-      expect(page.url()).toBe(`${server.origin}/`);
+      expect(page.url()).toBe(`${file.server.origin}/`);
       expect(await page.evaluate(() => localStorage.getItem('manaboard.pendingReferrer'))).toBeNull();
       await page.getByRole('button', { name: 'Apply Referral' }).waitFor();
       // The notice goes after 5 s.
@@ -156,7 +152,7 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
   it('ignores a referral link to something that cannot be a handle', async () => {
     const { context, page, errors } = await freshBrowser(375);
     try {
-      await page.goto(`${server.origin}/r/not%20a%20handle!`, { waitUntil: 'networkidle' });
+      await page.goto(`${file.server.origin}/r/not%20a%20handle!`, { waitUntil: 'networkidle' });
       await earnMoreMana(page).waitFor();
       expect(await page.getByRole('button', { name: /Referred by/ }).count()).toBe(0);
       expect(await page.evaluate(() => localStorage.getItem('manaboard.pendingReferrer'))).toBeNull();
@@ -169,9 +165,9 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
   it('cancels a pending referral from the unlinked card', async () => {
     const { context, page, errors } = await freshBrowser(375);
     try {
-      await page.goto(`${server.origin}/r/@nobody_yet`, { waitUntil: 'networkidle' });
+      await page.goto(`${file.server.origin}/r/@nobody_yet`, { waitUntil: 'networkidle' });
       await page.getByRole('button', { name: /Referred by nobody_yet/ }).click();
-      await page.waitForURL(`${server.origin}/`);
+      await page.waitForURL(`${file.server.origin}/`);
       expect(await page.getByRole('button', { name: /Referred by/ }).count()).toBe(0);
       expect(await page.evaluate(() => localStorage.getItem('manaboard.pendingReferrer'))).toBeNull();
       expect(errors).toEqual([]);
@@ -207,19 +203,19 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
         // Two other members: one who linked and unlinked again (an unlinked handle), one still linked.
         const unlinked = `gone_${width}`;
         const referrer = `mentor_${width}`;
-        await others.page.goto(server.origin, { waitUntil: 'networkidle' });
+        await others.page.goto(file.server.origin, { waitUntil: 'networkidle' });
         await linkFromCard(others.page, unlinked);
         await others.page.getByRole('button', { name: 'Unlink' }).click();
         await earnMoreMana(others.page).waitFor();
         await linkFromCard(others.page, referrer);
 
         const handle = `errors_${width}`;
-        await page.goto(server.origin, { waitUntil: 'networkidle' });
+        await page.goto(file.server.origin, { waitUntil: 'networkidle' });
         await linkFromCard(page, handle);
         // A second tab of the same browser, opened before the apply below: its card still offers Apply.
         const secondTab = await context.newPage();
         const secondTabErrors = watchPageErrors(secondTab);
-        await secondTab.goto(server.origin, { waitUntil: 'networkidle' });
+        await secondTab.goto(file.server.origin, { waitUntil: 'networkidle' });
         await secondTab.getByRole('button', { name: 'Apply Referral' }).waitFor();
 
         await expectApplyError(page, '', 'Please enter a referrer handle.');

@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './support/chromium';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from './support/chromium';
+import { useBrowserFile } from './support/harness';
 import {
   bar,
   bodyOverflow,
@@ -18,7 +19,6 @@ import {
   visible,
 } from './support/main-page';
 import { watchPageErrors } from './support/page-errors';
-import { startServer, type RunningServer } from './support/server';
 
 const widths = [375, 768, 1280, 1600] as const;
 const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
@@ -26,31 +26,21 @@ const screenshots = path.resolve(import.meta.dirname, '../test-results/screensho
 type Opened = { page: Page; errors: string[] };
 
 describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const pages: Opened[] = [];
+  // One server and one Chromium for the file; each test's contexts are closed after it (support/harness.ts).
+  const file = useBrowserFile();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
     await fs.mkdir(screenshots, { recursive: true });
-  });
-  afterAll(async () => {
-    for (const { page } of pages) await page.context().close();
-    await browser?.close();
-    await server?.stop();
   });
 
   async function open(width: number, route = '/'): Promise<Opened> {
     // A context per page: axe needs one (and pages share nothing).
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const context = await file.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     const errors = watchPageErrors(page);
-    await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
+    await page.goto(`${file.server.origin}${route}`, { waitUntil: 'networkidle' });
     await page.getByText('© 2025 Manaboard DAO').waitFor();
-    const opened = { page, errors };
-    pages.push(opened);
-    return opened;
+    return { page, errors };
   }
 
   it('shows the right links and buttons on each side of 1330, 1280 and 840 px', async () => {
@@ -137,7 +127,7 @@ describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', ()
     const { page, errors } = await open(1280);
     const thirdParty: string[] = [];
     page.on('request', (request) => {
-      if (!request.url().startsWith(server.origin)) thirdParty.push(request.url());
+      if (!request.url().startsWith(file.server.origin)) thirdParty.push(request.url());
     });
     // These machines are offline: the player's request is recorded and refused at the browser (nothing stands in
     // for the player; what is under test is only when and where our page asks for it).

@@ -1,35 +1,28 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './support/chromium';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from './support/chromium';
+import { useBrowserFile } from './support/harness';
 import { watchPageErrors } from './support/page-errors';
-import { startServer, type RunningServer } from './support/server';
 
 const widths = [375, 768, 1280, 1600] as const;
 const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
 
 describe.skipIf(!hasChromium)("What's New in the browser", () => {
-  let server: RunningServer;
-  let browser: Browser;
+  // One server and one Chromium for the file, started side by side (support/harness.ts).
+  const file = useBrowserFile();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
     await fs.mkdir(screenshots, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it.each(widths)(
     'opens from the page at %i px, shows the demo announcements and closes on Esc',
     async (width) => {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const page = await file.browser.newPage({ viewport: { width, height: 900 } });
       const errors = watchPageErrors(page);
       try {
-        await page.goto(server.origin, { waitUntil: 'networkidle' });
+        await page.goto(file.server.origin, { waitUntil: 'networkidle' });
         // Below 1330 px the top bar's links live in the slide-in menu (SPEC §2).
         if (width < 1330) {
           await page.getByRole('button', { name: 'Menu', exact: true }).click();
@@ -69,10 +62,10 @@ describe.skipIf(!hasChromium)("What's New in the browser", () => {
   );
 
   it('opens through window.openUpdatesModal and closes on a backdrop click', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await file.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchPageErrors(page);
     try {
-      await page.goto(`${server.origin}/r/@someone`, { waitUntil: 'networkidle' });
+      await page.goto(`${file.server.origin}/r/@someone`, { waitUntil: 'networkidle' });
       await page.waitForFunction(
         () => typeof (window as { openUpdatesModal?: unknown }).openUpdatesModal === 'function',
       );
@@ -89,10 +82,10 @@ describe.skipIf(!hasChromium)("What's New in the browser", () => {
 
   it('serves the app on every SPA route with no console errors', async () => {
     for (const route of ['/', '/r/@someone', '/linked?error=access_denied', '/auth/callback']) {
-      const page = await browser.newPage();
+      const page = await file.browser.newPage();
       const errors = watchPageErrors(page);
       try {
-        const response = await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
+        const response = await page.goto(`${file.server.origin}${route}`, { waitUntil: 'networkidle' });
         expect(response?.status()).toBe(200);
         expect(errors).toEqual([]);
       } finally {

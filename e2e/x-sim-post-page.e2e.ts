@@ -1,28 +1,28 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { postsResponseSchema, type TrackedPost } from '@manaboard/contract';
-import { hasChromium, launchChromium } from './support/chromium';
+import { hasChromium } from './support/chromium';
+import { useBrowserFile } from './support/harness';
 import { watchPageErrors } from './support/page-errors';
-import { startServer, type RunningServer } from './support/server';
+import { startServer } from './support/server';
 
 const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
 
 describe.skipIf(!hasChromium)('a post link in simulation mode (demo world)', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  // One server and one Chromium for the file, started side by side (support/harness.ts).
+  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }));
   let post: TrackedPost;
 
   beforeAll(async () => {
-    server = await startServer({ LOG_LEVEL: 'info' });
-    browser = await launchChromium();
     await fs.mkdir(screenshots, { recursive: true });
     // The demo replay fills the posts within seconds; wait for the first one.
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const posts = postsResponseSchema.parse(await (await fetch(`${server.origin}/api/posts`)).json()).data;
+      const posts = postsResponseSchema.parse(
+        await (await fetch(`${file.server.origin}/api/posts`)).json(),
+      ).data;
       if (posts[0]) {
         post = posts[0];
         break;
@@ -31,16 +31,12 @@ describe.skipIf(!hasChromium)('a post link in simulation mode (demo world)', () 
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it.each([375, 1280])(
     'opens the simulation’s page for the post at %i px, readable and accessible',
     async (width) => {
-      expect(post.url.startsWith(`${server.origin}/x-sim/${post.authorName}/status/`)).toBe(true);
-      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      expect(post.url.startsWith(`${file.server.origin}/x-sim/${post.authorName}/status/`)).toBe(true);
+      const context = await file.browser.newContext({ viewport: { width, height: 800 } });
       // The simulated X's pages name no icon, so Chromium asks for /favicon.ico, which 404s and would be reported
       // as a console error (as in linking.e2e.ts).
       await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204, body: '' }));

@@ -1,9 +1,10 @@
 import { freePort } from '../../apps/server/src/test/free-port';
+import { migratedPgliteDataDir } from '../../apps/server/src/test/pglite-template';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,21 +19,32 @@ export { freePort };
 
 /**
  * Starts the real server (apps/server/src/main.ts, as `npm start` does after building the web app) on a free
- * port with a temporary data directory, and waits until /readyz answers.
+ * port with a temporary data directory, and waits until /readyz answers. On the embedded database the data
+ * directory starts migrated and empty (a copy of a template: initdb and the migrations on disk took most of the
+ * start-up); `freshDatabase` starts it empty instead, as a first `npm start` does.
  */
 export async function startServer(
   env: Record<string, string> = {},
   /** Arguments of main.ts (e.g. `['api']`: the API alone, which needs DATABASE_URL). */
   args: string[] = [],
+  options: { freshDatabase?: boolean } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-e2e-'));
+  if (!env.DATABASE_URL && !options.freshDatabase) {
+    await fs.cp(await migratedPgliteDataDir(), path.join(dataDir, 'pglite'), { recursive: true });
+  }
   const origin = `http://127.0.0.1:${port}`;
   let output = '';
+  // tsx's loader in this node process, as the tsx command sets it up in the child it starts: one process, so a
+  // kill reaches the server itself (killing the tsx command leaves its child running) and one node start less.
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'),
+      '--require',
+      path.join(repoRoot, 'node_modules/tsx/dist/preflight.cjs'),
+      '--import',
+      pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
       path.join(repoRoot, 'apps/server/src/main.ts'),
       ...args,
     ],
@@ -55,7 +67,8 @@ export async function startServer(
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + 60_000;
+  // Generous: a loaded 2-core machine (several test files at once) can take long to transform and migrate.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -66,7 +79,8 @@ export async function startServer(
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server not ready within 60 s:\n${output}`);
+      await exited;
+      throw new Error(`server not ready within 120 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { paths } from '../config/config';
 import { openDatabase } from '../db/database';
@@ -13,7 +14,16 @@ import { freePort } from './free-port';
 
 const run = promisify(execFile);
 export const serverDir = path.join(paths.repoRoot, 'apps/server');
-const tsx = path.join(paths.repoRoot, 'node_modules/.bin/tsx');
+/**
+ * What the tsx command runs (its child: this node with tsx's loader), started directly: one node process per
+ * command instead of two, which the operator-command tests start dozens of.
+ */
+const tsxNodeArgs = [
+  '--require',
+  path.join(paths.repoRoot, 'node_modules/tsx/dist/preflight.cjs'),
+  '--import',
+  pathToFileURL(path.join(paths.repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+];
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 
@@ -33,7 +43,10 @@ export function operatorEnv(dataDir: string, extra: Record<string, string> = {})
 /** Runs `src/<script>` through tsx, as its npm script does, and reports exit code and output. */
 export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(tsx, [script, ...args], { cwd: serverDir, env });
+    const { stdout, stderr } = await run(process.execPath, [...tsxNodeArgs, script, ...args], {
+      cwd: serverDir,
+      env,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -42,7 +55,7 @@ export async function runScript(script: string, args: string[], env: NodeJS.Proc
 }
 
 export type OwnerProcess = {
-  /** The node process that holds the lock (tsx runs the server in a child of its own). */
+  /** The node process that holds the lock (the spawned process itself: tsx's loader, no tsx command). */
   pid: number;
   origin: string;
   child: ChildProcess;
@@ -52,7 +65,7 @@ export type OwnerProcess = {
 /** `npm start` on the embedded database in `dataDir`: resolves once it serves (on a free port). */
 export async function startOwner(dataDir: string): Promise<OwnerProcess> {
   const port = await freePort();
-  const child = spawn(tsx, ['src/main.ts'], {
+  const child = spawn(process.execPath, [...tsxNodeArgs, 'src/main.ts'], {
     cwd: serverDir,
     env: operatorEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
     stdio: ['ignore', 'pipe', 'pipe'],

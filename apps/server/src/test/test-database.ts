@@ -3,6 +3,7 @@ import pg from 'pg';
 import { testEnv } from '../config/test-env';
 import { openDatabase, type DatabaseHandle } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
+import { migratedPgliteTemplate } from './pglite-template';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
@@ -13,7 +14,7 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
 
 /**
  * A fresh, migrated (unless `migrate: false`: a migration's own test) database for one test file: an in-memory PGlite, or a new schema on the PostgreSQL server
- * (dropped again by close()).
+ * (dropped again by close()). A migrated PGlite starts as a copy of one migrated once (pglite-template.ts).
  */
 export async function openTestDatabase(
   kind: TestDatabaseKind,
@@ -21,8 +22,12 @@ export async function openTestDatabase(
 ): Promise<DatabaseHandle> {
   const migrate = options.migrate ?? true;
   if (kind === 'pglite') {
-    const handle = await openDatabase({ kind: 'pglite' });
-    if (migrate) await migrateToLatest(handle.db);
+    if (!migrate) return openDatabase({ kind: 'pglite' });
+    // A copy of a database migrated once (initdb and the migrations cost seconds for each database).
+    const template = await migratedPgliteTemplate();
+    const handle = await openDatabase({ kind: 'pglite', loadDataDir: template });
+    // Nothing to apply; a template that missed a migration would be caught up here, as on a real upgrade.
+    await migrateToLatest(handle.db);
     return handle;
   }
   const url = testEnv.databaseUrl;
