@@ -5,6 +5,15 @@
 
 export type NetworkName = 'x' | 'bluesky';
 
+/**
+ * Which official handles a network can have. The rules' contract takes every form some network uses (a bare name,
+ * a full domain handle); each network's adapter says which of them it accepts, and why not, in its own words.
+ */
+export type OfficialHandleRule = {
+  /** Null when the network can have an account with this handle, else what is wrong with it. */
+  problem(handle: string): string | null;
+};
+
 /** A person on the network, as far as the programme cares. */
 export type SocialAuthor = {
   networkUserId: string;
@@ -63,6 +72,12 @@ export type PostQuery =
   | { type: 'postsOf'; handles: readonly string[] }
   | { type: 'repliesTo'; postId: string };
 
+/**
+ * A query as the network runs it, for the operator to see: its text, and the longest the network accepts (null
+ * where nothing limits it, e.g. a filter applied to an event stream).
+ */
+export type QueryPreview = { text: string; maxLength: number | null };
+
 /** The operations the programme needs from a network. */
 export interface SocialNetwork {
   readonly name: NetworkName;
@@ -93,6 +108,8 @@ export interface SocialNetwork {
   authorByHandle(handle: string): Promise<SocialAuthor | null>;
   /** The public URL of a post. */
   postUrl(handle: string, postId: string): string;
+  /** What a query becomes on this network and its length limit (no call is made). */
+  describeQuery(query: PostQuery): QueryPreview;
 }
 
 /** The member as the network reports them when they link (the anti-bot gate reads `createdAt` and `followers`). */

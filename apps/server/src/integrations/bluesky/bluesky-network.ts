@@ -7,7 +7,9 @@ import type {
   SocialAuthor,
   SocialNetwork,
   SocialPost,
+  QueryPreview,
 } from '../../social/social-network';
+import { describeBlueskyQuery } from './bluesky-query';
 import { parsePostId, postUrl } from './bluesky-ids';
 
 /** The AppView's getPosts takes at most 25 URIs a call. */
@@ -224,5 +226,9 @@ export class BlueskySocialNetwork implements SocialNetwork {
 
   postUrl(handle: string, postId: string): string {
     return postUrl(this.options.postUrlBase, handle, postId);
+  }
+
+  describeQuery(query: PostQuery): QueryPreview {
+    return describeBlueskyQuery(query);
   }
 }

@@ -1,18 +1,20 @@
+import { HandleResolver, IdResolver, parseToAtprotoDocument } from '@atproto/identity';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { BlueskyConfig } from '../../config/config';
 import type { Database } from '../../db/schema';
 import type { JobLog, JobName } from '../../jobs/job';
 import { StreamIngest } from '../../modules/mana/stream-ingest.service';
+import { BlueskyGapFill, type GapFillOptions } from './bluesky-gap-fill';
 import { BlueskySocialNetwork } from './bluesky-network';
 import { BlueskyStream, type BlueskyStreamOptions } from './bluesky-stream';
 
 /**
  * The jobs the worker runs on Bluesky: no polling search and no interactions poll (the event stream brings posts,
  * likes, reposts, replies, quotes and deletions); refresh reconciles counts from getPosts, settle re-checks
- * interactions with official posts (likes, reposts and replies are public), totals as everywhere.
+ * interactions with official posts (likes, reposts and replies are public), totals and fairness as everywhere.
  */
-export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals'];
+export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness'];
 
 /** Bluesky's own handle domain: a bare official name `ManaboardHQ` is the account `manaboardhq.bsky.social`. */
 export const OFFICIAL_HANDLE_DOMAIN = 'bsky.social';
@@ -24,6 +26,8 @@ export function createBlueskyReading(options: {
   log: JobLog;
   clock: Clock;
   stream?: Partial<Pick<BlueskyStreamOptions, 'batchSize' | 'flushMs' | 'maxBackoffMs' | 'relayUrl'>>;
+  /** The gap fill's tuning (tests): its fetch, page size, longest wait. */
+  gapFill?: Partial<Pick<GapFillOptions, 'fetch' | 'pageLimit' | 'maxBackoffMs'>>;
   /** The domain of a bare official handle (default bsky.social; the local test network's is `test`). */
   officialHandleDomain?: string;
 }) {
@@ -33,15 +37,17 @@ export function createBlueskyReading(options: {
     postUrlBase: config.postUrlBase,
   });
   const domain = options.officialHandleDomain ?? OFFICIAL_HANDLE_DOMAIN;
+  // The programme's rules name official accounts as bare names or full handles: on Bluesky a bare name is an
+  // account under bsky.social, Bluesky's own handle domain; a full handle is taken as it is.
+  const officialHandle = (handle: string) => {
+    const bare = handle.replace(/^@/, '');
+    return bare.includes('.') ? bare.toLowerCase() : `${bare.toLowerCase()}.${domain}`;
+  };
   const ingest = new StreamIngest({
     db,
-    // The programme's rules name official accounts as bare names (the rules' handle format): on Bluesky a bare
-    // name is an account under bsky.social, Bluesky's own handle domain; a full handle is taken as it is.
-    network: {
-      authorByHandle: (handle) =>
-        network.authorByHandle(handle.includes('.') ? handle : `${handle.replace(/^@/, '')}.${domain}`),
-    },
+    network: { authorByHandle: (handle) => network.authorByHandle(officialHandle(handle)) },
     authorsOf: (ids) => network.authorsByIds(ids),
+    currentHandle: (did) => currentHandle(config, did),
     log,
   });
   const stream = new BlueskyStream({
@@ -53,7 +59,49 @@ export function createBlueskyReading(options: {
     plcUrl: config.plcUrl,
     allowHttp: config.allowHttp,
     verifyCommits: config.verifyCommits,
+    gapFill: config.appAccount
+      ? new BlueskyGapFill({
+          db,
+          ingest,
+          log,
+          clock,
+          account: config.appAccount,
+          officialHandle,
+          ...options.gapFill,
+        })
+      : undefined,
     ...options.stream,
   });
   return { network, ingest, stream };
+}
+
+const dnsAndWellKnown = new HandleResolver({});
+
+/**
+ * An account's handle after an identity change: the one its DID document names now (read afresh, not from a
+ * cache), if that handle resolves back to the account; null otherwise.
+ */
+async function currentHandle(config: BlueskyConfig, did: string): Promise<string | null> {
+  const resolver = new IdResolver({
+    plcUrl: config.plcUrl,
+    ...(config.allowHttp ? { fetch: globalThis.fetch } : {}),
+  });
+  const doc = await resolver.did.resolve(did, true);
+  const handle = doc ? parseToAtprotoDocument(doc).handle : undefined;
+  return handle && (await resolveHandle(config, handle)) === did ? handle : null;
+}
+
+/**
+ * The DID a handle names: through BLUESKY_HANDLE_RESOLVER_URL (com.atproto.identity.resolveHandle) when set, else
+ * through DNS and HTTPS well-known, as the protocol says. Undefined when nothing answers to it.
+ */
+async function resolveHandle(config: BlueskyConfig, handle: string): Promise<string | undefined> {
+  if (!config.handleResolverUrl) return dnsAndWellKnown.resolve(handle);
+  const url = new URL('/xrpc/com.atproto.identity.resolveHandle', config.handleResolverUrl);
+  url.searchParams.set('handle', handle);
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (response.status === 400) return undefined; // "Unable to resolve handle"
+  if (!response.ok) throw new Error(`handle resolver answered ${response.status}`);
+  const body = (await response.json()) as { did?: unknown };
+  return typeof body.did === 'string' ? body.did : undefined;
 }

@@ -7,6 +7,7 @@ import type { JobLog } from '../../jobs/job';
 import { readState, recordRun } from '../../modules/mana/ingest-state.repository';
 import { activeRules } from '../../modules/programme/programme.service';
 import { STREAM_JOB, type StreamEvent, type StreamIngest } from '../../modules/mana/stream-ingest.service';
+import type { BlueskyGapFill } from './bluesky-gap-fill';
 import { commitOp, MalformedRecordError, STREAM_COLLECTIONS, toStreamEvent } from './bluesky-events';
 
 /** Where the stream stopped: the last event's sequence number and commit time, as stored in ingest_state. */
@@ -37,6 +38,8 @@ export type BlueskyStreamOptions = {
   flushMs?: number;
   /** Longest wait between retries after a failed batch (default 60 s). */
   maxBackoffMs?: number;
+  /** Fills a gap from authenticated search (with an app account); without it a gap heals only for known posts. */
+  gapFill?: BlueskyGapFill | undefined;
 };
 
 /**
@@ -67,6 +70,8 @@ export class BlueskyStream {
   private malformed = 0;
   private readonly idResolver: IdResolver;
   private readonly waiters: Array<{ seq: number; resolve: () => void }> = [];
+  private gapFilling: Promise<unknown> = Promise.resolve();
+  private gapAbort = new AbortController();
 
   constructor(private readonly options: BlueskyStreamOptions) {
     this.idResolver = new IdResolver({
@@ -106,8 +111,15 @@ export class BlueskyStream {
     const firehose = this.firehose;
     this.firehose = undefined;
     this.buffer = [];
+    this.gapAbort.abort();
     await firehose?.destroy();
     await this.flushing;
+    await this.gapFilling;
+  }
+
+  /** Settles once the gap fill this start began (if any) has ended (tests wait on it). */
+  get gapFilled(): Promise<unknown> {
+    return this.gapFilling;
   }
 
   /** Resolves once a batch reaching `seq` is stored (tests wait on it). */
@@ -128,7 +140,10 @@ export class BlueskyStream {
       service: this.options.relayUrl,
       filterCollections: STREAM_COLLECTIONS,
       unauthenticatedCommits: !this.options.verifyCommits,
-      excludeIdentity: true,
+      // Identity events carry handle changes; the handle is resolved and confirmed by the engine (currentHandle)
+      // for the accounts it knows, not by the Firehose for every account on the network.
+      excludeIdentity: false,
+      unauthenticatedHandles: true,
       excludeAccount: true,
       excludeSync: true,
       // A reconnect resumes after the newest event this process saw (what is buffered is stored next).
@@ -148,6 +163,12 @@ export class BlueskyStream {
 
   private async onEvent(event: Event, generation: number): Promise<void> {
     if (generation !== this.generation) return;
+    if (event.event === 'identity') {
+      // Which handle is now the account's is asked (and confirmed) by the engine, for the accounts it knows.
+      this.buffer.push({ type: 'identity', authorId: event.did });
+      this.lastSeen = { seq: event.seq, time: event.time };
+      return;
+    }
     const op = commitOp(event);
     if (!op) return;
     try {
@@ -228,14 +249,31 @@ export class BlueskyStream {
     this.retry.unref();
   }
 
-  /** A resume point older than the relay keeps: events were lost for good. */
+  /**
+   * A resume point older than the relay keeps: events were lost for good. With an app account the gap (and one an
+   * earlier run did not finish) is filled from authenticated search beside the stream; without one, only known
+   * posts heal (the refresh job's getPosts), and the log says so.
+   */
   private async reportGap(cursor: StreamCursor): Promise<void> {
-    if (!cursor.time) return;
-    const age = this.options.clock.now() - Date.parse(cursor.time);
-    if (!(age > RELAY_REPLAY_MS)) return;
-    const message = `gap: the stream stopped at ${cursor.time} (seq ${cursor.seq ?? '?'}), older than the relay replays (${RELAY_REPLAY_MS / 3_600_000} h); events in between are lost, counts of known posts are reconciled by the refresh job`;
-    this.options.log.error({ cursor }, `bluesky stream: ${message}`);
-    await this.record(message);
+    const now = this.options.clock.now();
+    const at = cursor.time ? Date.parse(cursor.time) : NaN;
+    const gap = now - at > RELAY_REPLAY_MS ? { since: new Date(at), until: new Date(now) } : null;
+    const fill = this.options.gapFill;
+    if (gap) {
+      const healing = fill
+        ? 'posts written in between are searched for with the app account'
+        : 'no app account (BLUESKY_APP_HANDLE, BLUESKY_APP_PASSWORD): only known posts heal via getPosts, posts written in between are not found';
+      const message = `gap: the stream stopped at ${cursor.time} (seq ${cursor.seq ?? '?'}), older than the relay replays (${RELAY_REPLAY_MS / 3_600_000} h); events in between are lost, counts of known posts are reconciled by the refresh job; ${healing}`;
+      this.options.log.error({ cursor }, `bluesky stream: ${message}`);
+      await this.record(message);
+    }
+    if (!fill) return;
+    const window = gap ?? (await fill.pending());
+    if (!window) return;
+    this.gapAbort = new AbortController();
+    this.gapFilling = fill
+      .fill(window, this.gapAbort.signal)
+      .catch((error: unknown) => this.options.log.error({ err: error }, 'bluesky stream: gap fill stopped'));
   }
 
   private async record(error: string): Promise<void> {

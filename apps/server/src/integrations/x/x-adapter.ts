@@ -6,6 +6,7 @@ import type {
   SocialAuthor,
   SocialNetwork,
   SocialPost,
+  QueryPreview,
 } from '../../social/social-network';
 import type { XApi } from './x-api';
 import type { XProblem, XTweet, XTweetList, XUser } from './x-schemas';
@@ -66,6 +67,9 @@ export function toMissingPost(problem: XProblem): MissingPost {
 /** A keyword as X search takes it: a bare word, or a quoted phrase (quotes inside are dropped). */
 const quoteTerm = (term: string) => (/^[A-Za-z0-9_]+$/.test(term) ? term : `"${term.replaceAll('"', '')}"`);
 
+/** X caps a recent-search query at 512 characters on self-serve access (1,024 on Pro and Enterprise). */
+export const X_QUERY_MAX_LENGTH = 512;
+
 /** X recent search reaches 7 days back. */
 export const X_SEARCH_REACH_MS = 7 * 86_400_000;
 
@@ -110,6 +114,10 @@ export class XSocialNetwork implements SocialNetwork {
     private readonly api: XApi,
     private readonly postUrlBase = 'https://x.com',
   ) {}
+
+  describeQuery(query: PostQuery): QueryPreview {
+    return { text: toXQuery(query), maxLength: X_QUERY_MAX_LENGTH };
+  }
 
   async findPosts(
     query: PostQuery,

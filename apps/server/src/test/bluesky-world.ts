@@ -1,0 +1,250 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { expect } from 'vitest';
+import type { SeedClient } from '@atproto/dev-env';
+import { breakdownResponseSchema, manaResponseSchema, type ProgrammeRules } from '@manaboard/contract';
+import { buildApp } from '../app';
+import type { Clock } from '../clock';
+import type { BlueskyConfig } from '../config/config';
+import { loadConfig } from '../config/config';
+import type { DatabaseHandle } from '../db/database';
+import { Worker } from '../jobs/worker';
+import { readRulesFile, saveRules } from '../modules/programme/programme.service';
+import { BLUESKY_JOBS, createBlueskyReading } from '../integrations/bluesky/bluesky-reading';
+import { startAtprotoNetwork, type LocalAtprotoNetwork } from './atproto-network';
+import { openTestDatabase } from './test-database';
+
+export type Did = `did:${string}:${string}`;
+export type Ref = Awaited<ReturnType<SeedClient['post']>>['ref'];
+export type Counts = { likes: number; replies: number; reposts: number; quotes: number };
+
+/**
+ * The seeded world as the test itself tallies it: who wrote which tracked post and every like, reply, repost and
+ * quote it got, and the linked members' interactions with official posts. The expected Mana is computed from
+ * this and the programme's rules, never read back from the engine.
+ */
+export class Tally {
+  readonly posts = new Map<string, { author: string; counts: Counts; linked: boolean; deleted: boolean }>();
+  readonly interactions: Array<{ member: string; kind: 'like' | 'reply' | 'repost' }> = [];
+  /** Posts that are not tracked but whose counts the AppView must show before a reconcile (official posts). */
+  readonly untracked = new Map<string, Counts>();
+
+  track(uri: string, author: string, linked = false) {
+    this.posts.set(uri, {
+      author,
+      counts: { likes: 0, replies: 0, reposts: 0, quotes: 0 },
+      linked,
+      deleted: false,
+    });
+  }
+
+  add(uri: string, metric: keyof Counts, by = 1) {
+    const post = this.posts.get(uri);
+    if (post) post.counts[metric] += by;
+  }
+
+  /** Mana per author handle: Σ multiplier × weighted counts of live posts, plus credited interactions. */
+  expected(rules: ProgrammeRules, withInteractions: boolean): Map<string, number> {
+    const mana = new Map<string, number>();
+    const w = rules.weights;
+    for (const post of this.posts.values()) {
+      const c = post.counts;
+      const value = post.deleted
+        ? 0
+        : (post.linked ? rules.linkedMultiplier : 1) *
+          (c.likes * w.like + c.replies * w.reply + c.reposts * w.repost + c.quotes * w.quote);
+      mana.set(post.author, (mana.get(post.author) ?? 0) + value);
+    }
+    if (withInteractions) {
+      for (const i of this.interactions)
+        mana.set(i.member, (mana.get(i.member) ?? 0) + rules.interactionRewards[i.kind]);
+    }
+    return mana;
+  }
+}
+
+type StreamTuning = { batchSize?: number; flushMs?: number; maxBackoffMs?: number };
+
+/**
+ * A real local AT Protocol network with accounts `{name}.test`, a Manaboard database (PGlite) whose rules name
+ * `manahq` as the official account, the API app, a worker running the Bluesky jobs and a stream consumer, and
+ * the helpers the Bluesky reading tests share: seeding (post, like, repost, reply), reading the board and
+ * breakdowns, waiting for the AppView, and comparing the board with the tally.
+ */
+export async function startBlueskyWorld(handles: readonly string[], config: Partial<BlueskyConfig> = {}) {
+  const net: LocalAtprotoNetwork = await startAtprotoNetwork();
+  const sc = net.network.getSeedClient();
+  const did: Record<string, string> = {};
+  for (const name of handles) {
+    const account = await sc.createAccount(name, {
+      handle: `${name}.test`,
+      email: `${name}@example.test`,
+      password: `${name}-password`,
+    });
+    did[name] = account.did;
+  }
+  await net.network.processAll();
+  const database: DatabaseHandle = await openTestDatabase('pglite');
+  const rules: ProgrammeRules = { ...(await readRulesFile()), officialHandles: ['manahq'] };
+  await saveRules(database.db, rules, 'test: the official account of the local network');
+  const time = { offset: 0 };
+  const clock: Clock = {
+    now: () => Date.now() + time.offset,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  };
+  const log = pino({ level: process.env.BSKY_TEST_LOG ?? 'silent' });
+  const blueskyConfig: BlueskyConfig = {
+    appviewUrl: net.appviewUrl,
+    plcUrl: net.plcUrl,
+    relayUrl: net.streamUrl,
+    handleResolverUrl: undefined,
+    allowHttp: true,
+    // The default: the relay's (here the PDS's) own verification is trusted, as with Bluesky's relay.
+    verifyCommits: false,
+    postUrlBase: 'https://bsky.app',
+    ...config,
+  } as BlueskyConfig;
+  const newReading = (
+    stream: StreamTuning = {},
+    extra: Partial<BlueskyConfig> = {},
+    gapFill: Parameters<typeof createBlueskyReading>[0]['gapFill'] = {},
+  ) =>
+    createBlueskyReading({
+      gapFill,
+      config: { ...blueskyConfig, ...extra },
+      db: database.db,
+      log,
+      clock,
+      stream,
+      officialHandleDomain: 'test',
+    });
+  const reading = newReading({ batchSize: 4, flushMs: 100 });
+  const worker = new Worker(
+    { db: database.db, network: reading.network, clock, log },
+    { databaseKind: database.kind, jobs: BLUESKY_JOBS },
+  );
+  const app: FastifyInstance = await buildApp({
+    config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false' }),
+    database,
+    clock,
+    leaderboardCacheMs: 0,
+  });
+  await app.ready();
+  const tally = new Tally();
+
+  const head = async () => (await net.network.pds.ctx.sequencer.curr()) ?? 0;
+  const post = async (
+    who: string,
+    text: string,
+    extra: { quote?: Ref; tags?: string[]; mention?: string } = {},
+  ) => {
+    const facets = extra.mention
+      ? [
+          {
+            index: { byteStart: text.indexOf('@'), byteEnd: text.indexOf('@') + extra.mention.length + 1 },
+            features: [
+              {
+                $type: 'app.bsky.richtext.facet#mention' as const,
+                did: did[extra.mention.replace(/\.test$/, '')] ?? '',
+              },
+            ],
+          },
+        ]
+      : undefined;
+    const made = await sc.post(
+      did[who] as Did,
+      text,
+      facets as never,
+      undefined,
+      extra.quote,
+      extra.tags ? { tags: extra.tags } : undefined,
+    );
+    return made.ref;
+  };
+
+  async function board(): Promise<Map<string, number>> {
+    const response = await app.inject({ method: 'GET', url: '/api/mana?limit=100' });
+    expect(response.statusCode).toBe(200);
+    const data = manaResponseSchema.parse(response.json()).data;
+    return new Map(data.authors.map((a) => [a.authorName.replace(/\.test$/, ''), a.totalMana]));
+  }
+
+  async function breakdown(who: string) {
+    const response = await app.inject({ method: 'GET', url: `/api/mana/${did[who]}/breakdown` });
+    expect(response.statusCode).toBe(200);
+    return breakdownResponseSchema.parse(response.json()).data;
+  }
+
+  /**
+   * Waits until the AppView has indexed what the PDS holds: every tracked post (and each untracked one the tally
+   * names) shows the counts the test seeded, and deleted posts are gone. processAll alone returns early now and
+   * then on this shared machine, and a refresh against a lagging AppView would reconcile to older counts.
+   */
+  async function appViewCaughtUp() {
+    await net.network.processAll();
+    const want = new Map([...tally.posts].filter(([, p]) => !p.deleted).map(([id, p]) => [id, p.counts]));
+    for (const [id, counts] of tally.untracked) want.set(id, counts);
+    const gone = [...tally.posts].filter(([, p]) => p.deleted).map(([id]) => id);
+    await expect
+      .poll(
+        async () => {
+          const answer = await reading.network.readMetrics([...want.keys(), ...gone]);
+          return {
+            counts: Object.fromEntries(answer.posts.map((p) => [p.id, p.metrics])),
+            missing: answer.missing.map((m) => m.id).sort(),
+          };
+        },
+        { timeout: 30_000, interval: 250 },
+      )
+      .toEqual({ counts: Object.fromEntries(want), missing: gone.sort() });
+  }
+
+  return {
+    net,
+    sc,
+    did,
+    database,
+    rules,
+    time,
+    clock,
+    log,
+    app,
+    worker,
+    reading,
+    tally,
+    blueskyConfig,
+    newReading,
+    head,
+    post,
+    like: (who: string, subject: Ref) => sc.like(did[who] as Did, subject),
+    repost: (who: string, subject: Ref) => sc.repost(did[who] as Did, subject),
+    reply: async (who: string, parent: Ref, text: string) =>
+      (await sc.reply(did[who] as Did, parent, parent, text)).ref,
+    board,
+    breakdown,
+    appViewCaughtUp,
+    /** Once the AppView caught up, refresh reconciles from getPosts and totals recompute. */
+    async reconcile() {
+      await appViewCaughtUp();
+      await worker.runJob('refresh');
+      await worker.runJob('totals');
+    },
+    async expectBoard(withInteractions: boolean) {
+      const expected = tally.expected(rules, withInteractions);
+      expect(Object.fromEntries(await board())).toEqual(Object.fromEntries(expected));
+      for (const [who, mana] of expected) {
+        const lines = (await breakdown(who)).lines;
+        expect(lines.reduce((sum, l) => sum + l.mana, 0)).toBe(mana);
+      }
+    },
+    async close() {
+      await reading.stream.stop();
+      await worker.stop();
+      await app.close();
+      await database.close();
+      await net.close();
+    },
+  };
+}
+
+export type BlueskyWorld = Awaited<ReturnType<typeof startBlueskyWorld>>;
