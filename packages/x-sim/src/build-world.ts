@@ -1,5 +1,6 @@
 import { intBetween, pick, seededRandom } from './random';
 import { World } from './world';
+import { plantGroups, type PlantOptions, type Planted } from './world-rings';
 import { FIRST_PARTS, LAST_PARTS, OFF_TOPIC, ON_TOPIC, REPLIES } from './world-words';
 import type { NewUser } from './world-users';
 import type { SimPost, SimUser } from './world-types';
@@ -38,6 +39,29 @@ export type BuildWorldOptions = {
  * hours after them. The same options give the same world, id for id (a seeded PRNG, no wall clock).
  */
 export function buildWorld(options: BuildWorldOptions): World {
+  return build(options).world;
+}
+
+/**
+ * A world as buildWorld makes it, with reciprocal-engagement rings and honest communities of the same size and
+ * activity planted into it (see PlantOptions), and who they are. Deterministic by seed like buildWorld.
+ */
+export function buildPlantedWorld(options: BuildWorldOptions & { plant: PlantOptions }): {
+  world: World;
+  planted: Planted;
+} {
+  const built = build(options);
+  const planted = plantGroups(built.world, built.random, built.members, options.plant, {
+    start: built.start,
+    end: options.now,
+    postsPerMember: options.postsPerMember ?? 8,
+    trackedShare: options.trackedShare ?? 0.7,
+    hashtags: options.hashtags ?? ['ManaBoard'],
+  });
+  return { world: built.world, planted };
+}
+
+function build(options: BuildWorldOptions) {
   const random = seededRandom(options.seed);
   const days = options.days ?? 14;
   const start = options.now - days * DAY_MS;
@@ -128,7 +152,7 @@ export function buildWorld(options: BuildWorldOptions): World {
       if (random() < 0.05) world.repost(member.id, post.id, later());
     }
   }
-  return world;
+  return { world, members, random, start };
 }
 
 function generateMembers(world: World, random: () => number, count: number, start: number): SimUser[] {

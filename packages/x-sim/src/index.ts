@@ -2,7 +2,8 @@
 // world on its own clock, and a standalone server. See README.md.
 export { xSimPlugin, type XSimOptions } from './plugin';
 export { createXSimServer, standaloneClient, type XSimServerOptions } from './server';
-export { buildWorld, type BuildWorldOptions } from './build-world';
+export { buildWorld, buildPlantedWorld, type BuildWorldOptions } from './build-world';
+export type { PlantOptions, Planted } from './world-rings';
 export { World } from './world';
 export { HANDLE, type NewUser } from './world-users';
 export { SimClock } from './clock';
