@@ -10,12 +10,14 @@ import { referrerOf, useReferralStatus } from '../../referrals/api/get-referral-
 import { referralKeys } from '../../referrals/api/referral-keys';
 import { useApplyReferralFlow } from '../../referrals/hooks/use-apply-referral-flow';
 import { clearPendingReferrer } from '../../referrals/pending-referrer';
+import { useStanding } from '../api/standing';
 import { useCardRewards } from '../hooks/use-card-rewards';
 import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard';
 import { useBreakdownDialog } from '../../breakdown/components/use-breakdown-dialog';
 import { CardFrame } from './card-frame';
 import { CardMessages } from './card-messages';
 import { CardStats } from './card-stats';
+import { DisqualifiedPanel } from './disqualified-panel';
 import { GetReferredForm } from './get-referred-form';
 import { ReferralLinkPanel } from './referral-link-panel';
 
@@ -40,6 +42,9 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
   const applyMessageId = useId();
   const breakdown = useBreakdownDialog();
   const applyError = apply.phase === 'error' && apply.message !== null;
+  // A disqualified member sees why and may appeal, instead of the ways to earn (issue 13).
+  const standing = useStanding(handle).data;
+  const disqualified = standing?.disqualified ? standing : null;
 
   return (
     <CardFrame label="Mana card" busy={unlink.isPending}>
@@ -63,39 +68,54 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
             <p className="truncate text-lg font-extrabold text-white">{displayHandle(handle)}</p>
           </div>
         </div>
-        <p className="text-xs leading-relaxed text-violet-100/85">
-          <span className="capitalize">{rewards.multiplier}</span> Mana is on. Share your link: you earn{' '}
-          {rewards.referralReward} Mana for every friend who links.
-        </p>
-        <CardStats handle={handle} onOpenBreakdown={breakdown.open} />
-        <ReferralLinkPanel
-          link={link.data}
-          loading={link.isPending}
-          copied={clipboard.copied}
-          onCopy={(url) => void clipboard.copy(url)}
-        />
-        <GetReferredForm
-          connected
-          referredBy={referrerOf(status.data)}
-          phase={apply.phase}
-          onApply={apply.submit}
-          errorId={applyError ? applyMessageId : undefined}
-        />
-        <CardMessages
-          apply={
-            apply.message
-              ? {
-                  tone: apply.phase === 'success' ? 'success' : 'error',
-                  text: apply.message,
-                  id: applyMessageId,
-                }
-              : null
-          }
-          clipboardError={clipboard.error}
-          statusError={status.isError ? userMessageFor(status.error) : null}
-          onRetryStatus={() => void status.refetch()}
-          unlinkError={unlink.isError ? userMessageFor(unlink.error) : null}
-        />
+        {disqualified ? (
+          <>
+            <DisqualifiedPanel handle={handle} standing={disqualified} />
+            <CardMessages
+              apply={null}
+              clipboardError={null}
+              statusError={null}
+              onRetryStatus={() => undefined}
+              unlinkError={unlink.isError ? userMessageFor(unlink.error) : null}
+            />
+          </>
+        ) : (
+          <>
+            <p className="text-xs leading-relaxed text-violet-100/85">
+              <span className="capitalize">{rewards.multiplier}</span> Mana is on. Share your link: you earn{' '}
+              {rewards.referralReward} Mana for every friend who links.
+            </p>
+            <CardStats handle={handle} onOpenBreakdown={breakdown.open} />
+            <ReferralLinkPanel
+              link={link.data}
+              loading={link.isPending}
+              copied={clipboard.copied}
+              onCopy={(url) => void clipboard.copy(url)}
+            />
+            <GetReferredForm
+              connected
+              referredBy={referrerOf(status.data)}
+              phase={apply.phase}
+              onApply={apply.submit}
+              errorId={applyError ? applyMessageId : undefined}
+            />
+            <CardMessages
+              apply={
+                apply.message
+                  ? {
+                      tone: apply.phase === 'success' ? 'success' : 'error',
+                      text: apply.message,
+                      id: applyMessageId,
+                    }
+                  : null
+              }
+              clipboardError={clipboard.error}
+              statusError={status.isError ? userMessageFor(status.error) : null}
+              onRetryStatus={() => void status.refetch()}
+              unlinkError={unlink.isError ? userMessageFor(unlink.error) : null}
+            />
+          </>
+        )}
       </div>
       {breakdown.dialog}
     </CardFrame>
