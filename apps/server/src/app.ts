@@ -28,16 +28,21 @@ import { monthReads } from './integrations/x/x-budget.repository';
 import type { Db } from './db/schema';
 import { registerRateLimits } from './http/rate-limits';
 import { linkingRoutes } from './modules/linking/linking.routes';
+import { appealsRoutes } from './modules/appeals/appeals.routes';
 import { referralsRoutes } from './modules/referrals/referrals.routes';
 import type { ReferralDeps } from './modules/referrals/referrals.service';
 import type { LinkingDeps } from './modules/linking/linking.service';
 import { TokenVault } from './security/token-vault';
 import type { TokenCipher } from './security/token-cipher';
-import type { NetworkLinking } from './social/social-network';
+import type { NetworkLinking, PostQuery } from './social/social-network';
 import { BlueskyLinking } from './integrations/bluesky/bluesky-linking';
 import { createBlueskyOAuth, type BlueskyOAuth } from './integrations/bluesky/bluesky-oauth-client';
 import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
 import { postUrl as blueskyPostUrl } from './integrations/bluesky/bluesky-ids';
+import { describeBlueskyQuery } from './integrations/bluesky/bluesky-query';
+import { adminScope } from './modules/admin/admin-scope';
+import { adminSections } from './modules/admin/admin-sections';
+import { adminAuthRoutes, adminCallbackHandler } from './modules/admin/admin-auth.routes';
 
 /** What the app is built from; tests pass their own database and log stream. */
 export type AppDeps = {
@@ -64,6 +69,10 @@ export type AppDeps = {
   rateLimitNamespace?: string;
   /** The process's metrics, shared with an in-process worker (default: the app's own). */
   metrics?: Metrics;
+  /** Runs after a console write that changes Mana (main: the in-process worker's totals run). */
+  afterManaChange?: () => Promise<void>;
+  /** Sees every route as it is registered (tests enumerate the admin routes with it). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 };
 
 /**
@@ -83,6 +92,7 @@ async function networkOf(config: Config, db: Db, vault: TokenVault, clock: Clock
     return {
       linking: new BlueskyLinking(oauth, config.bluesky.appviewUrl, clock.now) as NetworkLinking,
       postUrl: (handle: string, postId: string) => blueskyPostUrl(config.bluesky.postUrlBase, handle, postId),
+      describeQuery: describeBlueskyQuery,
       simulatedX: false,
       blueskyOAuth: oauth as BlueskyOAuth | undefined,
     };
@@ -91,6 +101,7 @@ async function networkOf(config: Config, db: Db, vault: TokenVault, clock: Clock
   return {
     linking: x.linking as NetworkLinking,
     postUrl: (handle: string, postId: string) => x.network.postUrl(handle, postId),
+    describeQuery: (query: PostQuery) => x.network.describeQuery(query),
     simulatedX: config.x.mode === 'simulated',
     blueskyOAuth: undefined,
   };
@@ -125,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   const metrics = deps.metrics ?? createMetrics(config, database.db);
   // The one per-request metrics cost: a histogram observation labelled by the route pattern (never the raw URL).
@@ -175,7 +187,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (config.metrics.token) await app.register(metricsRoutes, { metrics, token: config.metrics.token });
   await app.register(identityRoutes, { csrf, limits });
-  await app.register(linkingRoutes, { linking, referrals, limits });
+  const adminAuth = { ...linking, admin: config.admin };
+  await app.register(linkingRoutes, {
+    linking,
+    referrals,
+    limits,
+    otherPurposes: { admin: adminCallbackHandler(adminAuth) },
+  });
+  await app.register(adminAuthRoutes, { auth: adminAuth, limits });
+  let leaderboardCache: LeaderboardCache | undefined;
+  const adminOptions = {
+    db: database.db,
+    config,
+    now: clock.now,
+    csrf,
+    limits,
+    sections: adminSections,
+    postUrl: network.postUrl,
+    describeQuery: network.describeQuery,
+    afterManaChange: async () => {
+      await deps.afterManaChange?.();
+      leaderboardCache?.invalidate();
+    },
+  };
+  await app.register(adminScope, { prefix: '/api/admin', ...adminOptions });
+  await app.register(appealsRoutes, { db: database.db, now: clock.now, limits });
   await app.register(referralsRoutes, { referrals, publicOrigin: config.publicOrigin, limits });
   await app.register(announcementsRoutes, {
     db: database.db,
@@ -188,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: deps.leaderboardCacheMs } : {}),
     ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
     onCache: (cache) => {
+      leaderboardCache = cache;
       metrics.watchCache(cache);
       deps.onLeaderboardCache?.(cache);
     },

@@ -13,6 +13,7 @@ import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 import { startMetricsServer } from './modules/metrics/metrics-server';
 import { monitorEventLoop } from './event-loop-monitor';
+import { officialHandleRule } from './social/official-handles';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -64,6 +65,10 @@ async function main(): Promise<void> {
             ? { simulatedWorld: world, simulatedClockFollowsWall: !replay, simulatedOAuthOnWallClock: true }
             : {}),
           onLeaderboardCache: (cache) => (leaderboardCache = cache),
+          // A console write that changes Mana shows at once where the worker runs in this process.
+          afterManaChange: async () => {
+            await worker?.worker.runJob('totals');
+          },
           metrics,
         });
   const log = app?.log ?? pino({ level: config.logLevel });
@@ -99,6 +104,7 @@ async function main(): Promise<void> {
           db: database.db,
           ...(database.pglite ? { pglite: database.pglite } : {}),
           monthlyReadCap: config.x.monthlyReadCap,
+          officialHandles: officialHandleRule(config.socialNetwork),
         },
         afterWrite: async () => {
           await worker?.worker.runJob('totals');

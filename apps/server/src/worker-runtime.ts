@@ -20,6 +20,7 @@ const endpointOf: Record<JobName, XEndpoint | null> = {
   interactions: 'retweeted_by',
   settle: 'retweeted_by',
   totals: null,
+  fairness: null,
 };
 
 /** The app-token endpoints whose rate-limit windows the metrics show. */

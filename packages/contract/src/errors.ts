@@ -33,9 +33,13 @@ export type CatalogueCode = keyof typeof errorMessages;
 export const serverErrorCodes = [
   'BAD_REQUEST',
   'NOT_FOUND',
+  'FORBIDDEN',
+  'CONFLICT',
   'UNSUPPORTED_MEDIA_TYPE',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL_ERROR',
+  // A write the current state does not allow (a second appeal, an appeal without a disqualification).
+  'CONFLICT',
 ] as const;
 
 export type ServerErrorCode = (typeof serverErrorCodes)[number];

@@ -8,12 +8,27 @@ const count = (name: string) =>
     z.int(`${name} must be a whole number`),
     z.gte(0, `${name} must be ≥ 0`),
   );
+/**
+ * The forms an official account's handle can take on some network: a bare name (1–15 letters, digits or _) or a
+ * full domain handle (`team.example.com`: dot-separated labels of letters, digits and inner hyphens, the last one
+ * starting with a letter). Which of them the configured network accepts is the network's rule (the server checks
+ * it when the operator changes the rules); the contract only keeps out what no network has.
+ */
+export const OFFICIAL_HANDLE =
+  /^(?:[A-Za-z0-9_]{1,15}|(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)$/;
 const handle = z.pipe(
   z.pipe(
     z.string(),
     z.transform((value: string) => value.trim().replace(/^@/, '')),
   ),
-  checked(z.string(), z.regex(/^[A-Za-z0-9_]{1,15}$/, 'official handles are 1–15 letters, digits or _')),
+  checked(
+    z.string(),
+    z.maxLength(253, 'official handles are at most 253 characters'),
+    z.regex(
+      OFFICIAL_HANDLE,
+      'official handles are a name (1–15 letters, digits or _) or a full domain handle (team.example.com)',
+    ),
+  ),
 );
 const term = checked(
   z.string(),
@@ -81,6 +96,8 @@ export const programmeRulesSchema = checked(
   }),
   z.refine((rules) => rules.settleByHours >= rules.settleAfterHours, {
     error: 'settleByHours must be at least settleAfterHours',
+    // Shown at the field a form can fix.
+    path: ['settleByHours'],
   }),
 );
 export type ProgrammeRules = z.infer<typeof programmeRulesSchema>;

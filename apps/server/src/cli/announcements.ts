@@ -1,6 +1,6 @@
 import { flag, noMore, operate, required, runCommand, UsageError } from './run-command';
 
-const usage = `Manage What's New announcements (until the operator console exists).
+const usage = `Manage What's New announcements (the operator console at /admin does the same).
 
 Usage:
   npm run announcements -- list
@@ -8,6 +8,8 @@ Usage:
   npm run announcements -- publish <id>
   npm run announcements -- archive <id>
   npm run announcements -- unpublish <id>      (back to draft)
+  npm run announcements -- edit <id> --title "Title" --content "Text" [--url https://…]
+  npm run announcements -- delete <id>         (drafts only)
 
 Every change is written to the audit log with the operator's user name. While the server runs on the embedded
 database, the command is carried out by the server.`;
@@ -47,6 +49,21 @@ await runCommand({
         return operate('announcements.status', {
           id: required(id, `announcement id (${command} <id>; see: npm run announcements -- list)`),
           status: statusOf[command],
+        });
+      case 'edit':
+        noMore(args.positionals, 2);
+        return operate('announcements.edit', {
+          id: required(id, 'announcement id (edit <id>; see: npm run announcements -- list)'),
+          announcement: {
+            title: required(flag(args, 'title'), '--title'),
+            content: required(flag(args, 'content'), '--content'),
+            ...(flag(args, 'url') ? { url: flag(args, 'url') } : {}),
+          },
+        });
+      case 'delete':
+        noMore(args.positionals, 2);
+        return operate('announcements.delete', {
+          id: required(id, 'announcement id (delete <id>; see: npm run announcements -- list)'),
         });
       case undefined:
         throw new UsageError('Missing command.');

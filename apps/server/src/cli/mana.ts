@@ -9,6 +9,8 @@ Usage:
   npm run mana -- rules                                (the programme rules in force, as JSON)
   npm run mana -- rules <file.json>                    (store them as the next version and rescore)
   npm run mana -- jobs                                 (the worker's job state)
+  npm run mana -- appeals                              (open appeals of disqualified members)
+  npm run mana -- answer <appeal id> --answer "text"   (shown on the member's card)
 
 Disqualification takes effect at the worker's next totals run (at once while the server runs on the embedded
 database: the server carries the command out); new rules at once (non-final posts, daily-limit selection,
@@ -16,7 +18,7 @@ pending interaction lines, totals and ranks; final posts keep their Mana). Both 
 
 await runCommand({
   usage,
-  options: { reason: { type: 'string' } },
+  options: { reason: { type: 'string' }, answer: { type: 'string' } },
   run: async (args) => {
     const [command, argument] = args.positionals;
     switch (command) {
@@ -44,6 +46,17 @@ await runCommand({
           rules,
           file,
           source: `cli:${path.basename(file)}`,
+        });
+      }
+      case 'appeals':
+        noMore(args.positionals, 1);
+        return operate('mana.appeals', {});
+      case 'answer': {
+        noMore(args.positionals, 2);
+        const appealId = required(argument, 'appeal id (answer <id> --answer "…")');
+        return operate('mana.appeal.answer', {
+          appealId,
+          answer: required(flag(args, 'answer'), '--answer "…"'),
         });
       }
       case 'jobs':

@@ -126,6 +126,12 @@ describe.each(testDatabaseKinds())('operator commands on %s (real processes)', (
         /^Invalid input: /,
       ],
       [() => cli('announcements', 'archive', 'no-such-id'), 1, /no-such-id|not found/i],
+      [() => cli('announcements', 'delete', 'no-such-id'), 1, /No announcement with id no-such-id/],
+      [
+        () => cli('announcements', 'edit', 'no-such-id', '--title', 'T', '--content', 'C'),
+        1,
+        /No announcement/,
+      ],
       [() => cli('seed'), 0, /^Demo announcements: \d+ added \(0 already present\)\.\n$/],
       [() => cli('mana', 'disqualify', 'nobody', '--reason', 'x'), 1, /^No author with handle nobody/],
       [() => cli('mana', 'rules', 'missing.json'), 1, /^Cannot read programme rules from .*missing\.json/],

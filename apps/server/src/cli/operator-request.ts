@@ -5,6 +5,7 @@ import { migrateToLatest } from '../db/migrate';
 import { openConfiguredDatabase } from '../db/open-from-config';
 import { operatorActions, type OperatorAction, type OperatorActionName } from '../operator/operator-actions';
 import { askOwner } from '../operator/owner-client';
+import { officialHandleRule } from '../social/official-handles';
 
 /** The operator's name in the audit log: `cli:<user>`. */
 function actorName(): string {
@@ -41,6 +42,7 @@ export async function runOperatorAction(action: OperatorActionName, input: unkno
         ...(database.pglite ? { pglite: database.pglite } : {}),
         actor,
         monthlyReadCap: config.x.monthlyReadCap,
+        officialHandles: officialHandleRule(config.socialNetwork),
       },
       input,
     );

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
+import { Sealed } from './sealed';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -28,6 +29,17 @@ const handleList = z
       .filter((item) => item.length > 0),
   )
   .pipe(z.array(z.string().regex(/^[A-Za-z0-9_]{1,15}$/, 'must be X handles (1–15 letters, digits, _)')));
+
+/** Handles (any network's: X names, Bluesky domains) or network user ids (X numbers, Bluesky DIDs). */
+const accountList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().replace(/^@/, ''))
+      .filter((item) => item.length > 0),
+  )
+  .pipe(z.array(z.string().regex(/^[A-Za-z0-9_.:-]{1,253}$/, 'must be handles or network user ids')));
 
 /**
  * Every environment variable the server reads. Documented one by one in docs/configuration.md and
@@ -58,6 +70,9 @@ const envSchema = z.object({
   BLUESKY_HANDLE_RESOLVER_URL: z.url({ protocol: /^https?$/ }).optional(),
   BLUESKY_ALLOW_HTTP: booleanString.default(false),
   BLUESKY_VERIFY_COMMITS: booleanString.default(false),
+  BLUESKY_APP_HANDLE: z.string().min(1).optional(),
+  BLUESKY_APP_PASSWORD: z.string().min(1).optional(),
+  BLUESKY_APP_SERVICE: z.url({ protocol: /^https?$/ }).default('https://bsky.social'),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_BEARER_TOKEN: z.string().min(1).optional(),
@@ -67,6 +82,7 @@ const envSchema = z.object({
   X_REVOKE_URL: z.url({ protocol: /^https?$/ }).default('https://api.x.com/2/oauth2/revoke'),
   X_SCOPES: z.string().min(1).default('tweet.read users.read like.read offline.access'),
   X_MONTHLY_READ_CAP: z.coerce.number().int().min(0).optional(),
+  X_PRICE_PER_READ_USD: z.coerce.number().min(0).max(10).default(0.005),
   X_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   CSRF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   TOKEN_ENCRYPTION_KEY: z
@@ -92,7 +108,13 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   READY_WORKER_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(600),
+  ADMIN_ACCOUNTS: accountList.optional(),
+  ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(168).default(12),
 });
+
+/** The demo world's admin (the simulated X only): its official account, signed in on the simulated page. */
+export const DEMO_ADMIN_HANDLE = 'ManaboardHQ';
 
 export type Env = z.input<typeof envSchema>;
 
@@ -146,7 +168,15 @@ export type Config = {
   metrics: MetricsConfig;
   /** How long the worker leader may go without finishing a job before /readyz fails (0: not checked). */
   readyWorkerMaxAgeMs: number;
+  admin: AdminConfig;
 };
+
+/**
+ * The operator console. `accounts`: handles or network user ids of the programme's network allowed in; empty
+ * means nobody. Without ADMIN_ACCOUNTS the simulated X's demo names its official account (DEMO_ADMIN_HANDLE);
+ * anywhere else nobody is an admin until the operator names someone.
+ */
+export type AdminConfig = { accounts: string[]; sessionIdleMs: number; sessionMaxMs: number };
 
 /**
  * Where Prometheus metrics are served: `GET /metrics` on the public port only with a bearer token, and/or on
@@ -193,6 +223,8 @@ export type XConfig = {
   revokeUrl: string;
   scopes: string[];
   monthlyReadCap: number | undefined;
+  /** Estimated price of one read, for the console's cost figure (X_PRICE_PER_READ_USD). */
+  pricePerReadUsd?: number;
   requestTimeoutMs: number;
   /**
    * Where a post's link points: x.com for real X; in simulation mode the simulation's own page for the post
@@ -224,6 +256,8 @@ export type BlueskyConfig = {
   verifyCommits: boolean;
   /** Where a post's public page lives: `{postUrlBase}/profile/{handle}/post/{rkey}`. */
   postUrlBase: string;
+  /** An app account (an app password) to fill a stream gap from authenticated search; its password is sealed. */
+  appAccount?: { handle: string; password: Sealed; service: string } | undefined;
 };
 
 /** Credentials of the simulated X's demo app (public on purpose: the simulation guards nothing real). */
@@ -267,6 +301,11 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
       'Invalid configuration:\n  BLUESKY_ALLOW_HTTP=true is for a local test network only and is refused with NODE_ENV=production',
     );
   }
+  if (Boolean(e.BLUESKY_APP_HANDLE) !== Boolean(e.BLUESKY_APP_PASSWORD)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  BLUESKY_APP_HANDLE and BLUESKY_APP_PASSWORD must be set together (or neither: a stream gap then heals only for known posts)',
+    );
+  }
   const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : `http://localhost:${e.PORT}`;
   return {
     nodeEnv: e.NODE_ENV,
@@ -296,6 +335,14 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
       allowHttp: e.BLUESKY_ALLOW_HTTP,
       verifyCommits: e.BLUESKY_VERIFY_COMMITS,
       postUrlBase: 'https://bsky.app',
+      appAccount:
+        e.BLUESKY_APP_HANDLE && e.BLUESKY_APP_PASSWORD
+          ? {
+              handle: e.BLUESKY_APP_HANDLE,
+              password: new Sealed(e.BLUESKY_APP_PASSWORD),
+              service: e.BLUESKY_APP_SERVICE,
+            }
+          : undefined,
     },
     tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
     csrfSecret: e.CSRF_SECRET,
@@ -315,6 +362,16 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     brandingFile: path.resolve(repoRoot, e.BRANDING_FILE),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
+    admin: adminConfig(e),
+  };
+}
+
+function adminConfig(e: z.infer<typeof envSchema>): AdminConfig {
+  const demo = e.SOCIAL_NETWORK === 'x' && !e.X_CLIENT_ID;
+  return {
+    accounts: e.ADMIN_ACCOUNTS ?? (demo ? [DEMO_ADMIN_HANDLE] : []),
+    sessionIdleMs: e.ADMIN_SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: e.ADMIN_SESSION_MAX_HOURS * 3_600_000,
   };
 }
 
@@ -322,6 +379,7 @@ function xConfig(e: z.infer<typeof envSchema>, publicOrigin: string): XConfig {
   const common = {
     scopes: e.X_SCOPES.split(/\s+/).filter(Boolean),
     monthlyReadCap: e.X_MONTHLY_READ_CAP,
+    pricePerReadUsd: e.X_PRICE_PER_READ_USD,
     requestTimeoutMs: e.X_REQUEST_TIMEOUT_MS,
   };
   const given = [e.X_CLIENT_ID, e.X_CLIENT_SECRET, e.X_BEARER_TOKEN].filter(Boolean).length;

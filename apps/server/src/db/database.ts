@@ -28,6 +28,11 @@ export type DatabaseOptions =
       owner?: OwnerRole;
       /** The socket a server will take operator commands on, recorded in its lock. */
       socket?: string;
+      /**
+       * In memory only: start from this dump (PGlite's dumpDataDir) instead of a fresh initdb. Tests use it to
+       * skip initdb and the migrations for each database (test/test-database.ts).
+       */
+      loadDataDir?: Blob;
     }
   | {
       kind: 'postgres';
@@ -60,7 +65,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
     try {
       // pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL.
-      const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+      const pglite = await PGlite.create({
+        ...(dataDir ? { dataDir } : options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+        extensions: { pg_trgm },
+      });
       db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
       embedded = pglite;
     } catch (error) {

@@ -21,6 +21,10 @@ export interface AuthorsTable {
   avatar_url: string | null;
   first_tracked_at: Timestamp;
   disqualified: Defaulted<boolean>;
+  /** Why, by whom and when the author was last disqualified (migration 0014); kept after a requalification. */
+  disqualified_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  disqualified_by: ColumnType<string | null, string | null | undefined, string | null>;
+  disqualified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   totals_dirty: Defaulted<boolean>;
   facts_signature: Defaulted<string>;
   updated_at: Timestamp;
@@ -101,6 +105,9 @@ export interface IngestStateTable {
   last_error_at: Timestamp | null;
   calls_spent: Defaulted<number>;
   rate_limit_reset_at: Timestamp | null;
+  /** The last run's wall-clock duration and counts (migration 0014). */
+  last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  last_items: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
   updated_at: Defaulted<Date>;
 }
 

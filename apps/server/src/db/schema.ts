@@ -11,9 +11,15 @@ import type {
   ProgrammeRulesTable,
 } from './schema-mana';
 import type { BlueskyOAuthSessionsTable, BlueskyOAuthStatesTable } from './schema-bluesky';
+import type { AdminSessionsTable } from './schema-admin';
+import type { AppealsTable, JobRunRequestsTable, WorkerControlTable } from './schema-console';
+import type { EngagementEdgesTable, FairnessFlagsTable } from './schema-fairness';
 
 export * from './schema-mana';
 export * from './schema-bluesky';
+export * from './schema-admin';
+export * from './schema-console';
+export * from './schema-fairness';
 
 /** Timestamps are written as Date and read back as Date on both PGlite and pg. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -86,7 +92,8 @@ export interface BrowserLinksTable {
 export interface OAuthAttemptsTable {
   state: string;
   code_verifier: string;
-  browser_hash: string;
+  /** The member browser that started linking; null for a console sign-in (migration 0013). */
+  browser_hash: string | null;
   referrer_slug: string | null;
   redirect_after: string;
   created_at: Timestamp;
@@ -94,6 +101,8 @@ export interface OAuthAttemptsTable {
   used: ColumnType<boolean, boolean | undefined, boolean>;
   /** SHA-256 (hex) of the nonce cookie given to the browser that started (migration 0006). */
   nonce_hash: string;
+  /** 'link' (a member) or 'admin' (the console), migration 0013: one callback serves both. */
+  purpose: ColumnType<'link' | 'admin', 'link' | 'admin' | undefined, never>;
 }
 
 export interface ReferralsTable {
@@ -128,6 +137,12 @@ export interface Database {
   ingest_state: IngestStateTable;
   bluesky_oauth_states: BlueskyOAuthStatesTable;
   bluesky_oauth_sessions: BlueskyOAuthSessionsTable;
+  admin_sessions: AdminSessionsTable;
+  appeals: AppealsTable;
+  worker_control: WorkerControlTable;
+  job_run_requests: JobRunRequestsTable;
+  engagement_edges: EngagementEdgesTable;
+  fairness_flags: FairnessFlagsTable;
 }
 
 /** The database or a transaction on it: what repository functions take, so callers choose atomicity. */

@@ -6,7 +6,7 @@ import { sendFailure } from './error-handler';
 import { routeFamilyOf } from './route-families';
 
 /** Client-side routes of the SPA (SPEC §2) that answer with index.html. */
-export const spaRoutes = ['/', '/r/:handle', '/auth/callback', '/linked'] as const;
+export const spaRoutes = ['/', '/r/:handle', '/auth/callback', '/linked', '/admin', '/admin/*'] as const;
 
 /** The main page's paths: the only ones whose first screen uses index.html's data preloads. */
 const mainPageRoutes: ReadonlySet<string> = new Set(['/', '/r/:handle']);

@@ -25,7 +25,7 @@ export type JobOutcome = { calls: number; counts: Record<string, number> };
 /** A worker job: idempotent, safe to run twice, resumable after a crash from its stored cursor. */
 export type Job = { name: JobName; run: (context: JobContext) => Promise<JobOutcome> };
 
-export type JobName = 'search' | 'refresh' | 'interactions' | 'settle' | 'totals';
+export type JobName = 'search' | 'refresh' | 'interactions' | 'settle' | 'totals' | 'fairness';
 
 export { DAY_MS } from '../time';
 

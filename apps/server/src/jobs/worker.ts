@@ -2,11 +2,13 @@ import { Cron } from 'croner';
 import { recordRun } from '../modules/mana/ingest-state.repository';
 import type { Job, JobContext, JobName, JobOutcome } from './job';
 import { Leadership } from './leader';
+import { obeyRunRequests, workerPaused } from './worker-control';
 import { refreshJob } from './refresh.job';
 import { searchJob } from './search.job';
 import { interactionsJob } from './interactions.job';
 import { settleJob } from './settle.job';
 import { totalsJob } from './totals.job';
+import { fairnessJob } from './fairness.job';
 
 /** Real elapsed time for the log (the job clock may be simulated). */
 const clockless = () => performance.now();
@@ -21,6 +23,8 @@ export const defaultSchedule: Record<JobName, string> = {
   interactions: '*/15 * * * *',
   settle: '7 * * * *',
   totals: '20 * * * * *',
+  // Reads only stored data; hourly is plenty for advice an operator reviews.
+  fairness: '41 * * * *',
 };
 
 const jobs: Record<JobName, Job> = {
@@ -29,6 +33,7 @@ const jobs: Record<JobName, Job> = {
   interactions: interactionsJob,
   settle: settleJob,
   totals: totalsJob,
+  fairness: fairnessJob,
 };
 
 /** Something only the leader runs besides the scheduled jobs (an event-stream consumer). */
@@ -43,12 +48,14 @@ export class Worker {
   private crons: Cron[] = [];
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
+  private control: NodeJS.Timeout | undefined;
   private readonly leadership: Leadership;
 
   constructor(
     private readonly context: JobContext,
     private readonly options: {
-      schedule?: Record<JobName, string>;
+      /** When each job runs; a job left out of a custom schedule is not scheduled (it still runs on demand). */
+      schedule?: Partial<Record<JobName, string>>;
       /**
        * Every job every this many seconds instead of the schedule (WORKER_INTERVAL_SECONDS); a standing-by worker
        * also retries leadership that often (at most every 15 s), so it takes over within one interval.
@@ -68,6 +75,8 @@ export class Worker {
       jobs?: readonly JobName[];
       /** Started when this worker becomes the leader, stopped when it steps down or stops. */
       leaderServices?: readonly LeaderService[];
+      /** How often the leader looks for run-now requests (default 2 s). */
+      controlPollMs?: number;
       /** Told of every finished run, with its wall-clock duration (the process's metrics). */
       onRun?: (report: { job: JobName; seconds: number; outcome: JobOutcome | null; error: boolean }) => void;
     } = {},
@@ -120,13 +129,18 @@ export class Worker {
       for (const name of (Object.keys(schedule) as JobName[]).filter((job) => this.uses(job))) {
         // An interval job: croner's every-second pattern, at most once per `interval` seconds.
         const pattern = interval ? '* * * * * *' : schedule[name];
+        if (!pattern) continue;
         const timing = interval ? { interval } : {};
         this.crons.push(
           new Cron(pattern, { name: `mana-${name}`, protect: true, timezone: 'UTC', ...timing }, async () => {
+            // Paused by the operator (stored, so any process may pause it): skip this run, look again next time.
+            if (await workerPaused(this.context.db, this.context.log)) return;
             await this.runJob(name);
           }),
         );
       }
+      this.control = setInterval(() => void this.obeyRequests(), this.options.controlPollMs ?? 2_000);
+      this.control.unref();
       await this.startServices();
       return;
     }
@@ -138,6 +152,7 @@ export class Worker {
   private leadershipLost(error: unknown): void {
     for (const cron of this.crons) cron.stop();
     this.crons = [];
+    clearInterval(this.control);
     this.context.log.error(
       { err: error },
       'worker: the connection holding the leader lock died; stopped scheduling, standing by',
@@ -170,6 +185,18 @@ export class Worker {
     }
   }
 
+  /** Runs the stored run-now requests (the leader polls them); errors are logged, the next poll retries. */
+  async obeyRequests(): Promise<number> {
+    if (this.stopped || !this.isLeader) return 0;
+    const clock = this.context.clock;
+    return obeyRunRequests(this.context.db, () => new Date(clock.now()), this, this.context.log).catch(
+      (error: unknown) => {
+        this.context.log.error({ err: error }, 'worker: could not read the run-now requests');
+        return 0;
+      },
+    );
+  }
+
   /** Retries leadership later (every 15 s, or every interval when shorter). */
   private standBy(): void {
     clearTimeout(this.retry);
@@ -182,6 +209,7 @@ export class Worker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retry);
+    clearInterval(this.control);
     for (const cron of this.crons) cron.stop();
     this.crons = [];
     await this.stopServices();
@@ -220,6 +248,8 @@ export class Worker {
       calls: outcome?.calls ?? 0,
       nextRunAt: cron?.nextRun() ?? null,
       rateLimitResetAt: this.options.rateLimitResetAt?.(name) ?? null,
+      durationMs: clockless() - started,
+      items: outcome?.counts ?? {},
     }).catch((failure: unknown) => log.error({ job: name, err: failure }, 'could not record the job run'));
     return outcome;
   }

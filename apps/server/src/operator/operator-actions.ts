@@ -8,15 +8,19 @@ import type { Database } from '../db/schema';
 import { formatUsageReport, XBudget } from '../integrations/x/x-budget';
 import {
   createAnnouncement,
+  deleteDraftAnnouncement,
+  editAnnouncement,
   listAll,
   setAnnouncementStatus,
 } from '../modules/announcements/announcements.service';
 import { seedDemoAnnouncementsDetailed } from '../modules/announcements/demo-seed';
+import { answerAppeal, listAppeals } from '../modules/appeals/appeals.service';
 import { setAuthorDisqualified } from '../modules/mana/disqualification.service';
 import { allStates } from '../modules/mana/ingest-state.repository';
 import { changeRules } from '../modules/mana/rescore.service';
 import { rebuildAllTotals } from '../modules/mana/totals.service';
 import { activeRules } from '../modules/programme/programme.service';
+import type { OfficialHandleRule } from '../social/social-network';
 
 /**
  * What an action runs with: the database of whoever owns it (and, for the embedded one, the PGlite instance
@@ -27,6 +31,8 @@ export type OperatorContext = {
   pglite?: PGlite;
   actor: string;
   monthlyReadCap: number | undefined;
+  /** The configured network's rule for official handles (a rules change naming one it cannot have is refused). */
+  officialHandles?: OfficialHandleRule;
 };
 
 /**
@@ -85,6 +91,18 @@ export const operatorActions = {
       return `${updated.id} is now ${updated.status}.`;
     },
   ),
+  'announcements.edit': action(
+    z.object({ id: z.string().min(1), announcement: announcementInputSchema }),
+    true,
+    async ({ db, actor }, { id, announcement }) => {
+      const updated = await editAnnouncement(db, id, announcement, { actor });
+      return `${updated.id} edited (${updated.status}).`;
+    },
+  ),
+  'announcements.delete': action(z.object({ id: z.string().min(1) }), true, async ({ db, actor }, { id }) => {
+    await deleteDraftAnnouncement(db, id, { actor });
+    return `Deleted draft ${id}.`;
+  }),
   'mana.qualification': action(
     z.object({ handle: z.string().min(1), disqualified: z.boolean(), reason: z.string().trim().min(1) }),
     true,
@@ -94,6 +112,24 @@ export const operatorActions = {
       return `${verb} @${done.handle} (${done.authorId}); referrals changed: ${done.referralsChanged}.`;
     },
   ),
+  'mana.appeals': action(none, false, async ({ db }) => {
+    const { appeals } = await listAppeals(db, { status: 'open', limit: 100, offset: 0 });
+    if (appeals.length === 0) return 'No open appeals.';
+    return appeals
+      .map((a) => `${a.id}  ${a.createdAt.slice(0, 10)}  @${a.handle} (${a.reason ?? '-'}): ${a.text}`)
+      .join('\n');
+  }),
+  'mana.appeal.answer': action(
+    z.object({
+      appealId: z.string().regex(/^[1-9][0-9]{0,18}$/),
+      answer: z.string().trim().min(1).max(1000),
+    }),
+    true,
+    async ({ db, actor }, input) => {
+      await answerAppeal(db, { ...input, actor, now: new Date() });
+      return `Answered appeal ${input.appealId}; the member sees the answer on their card.`;
+    },
+  ),
   'mana.rules.show': action(none, false, async ({ db }) => {
     const { version, rules } = await activeRules(db);
     return JSON.stringify({ version, rules }, null, 2);
@@ -101,8 +137,13 @@ export const operatorActions = {
   'mana.rules.change': action(
     z.object({ rules: z.unknown(), file: z.string().min(1), source: z.string().min(1) }),
     true,
-    async ({ db, actor }, input) => {
-      const change = await changeRules(db, input.rules, { source: input.source, actor, now: new Date() });
+    async ({ db, actor, officialHandles }, input) => {
+      const change = await changeRules(db, input.rules, {
+        source: input.source,
+        actor,
+        now: new Date(),
+        handles: officialHandles,
+      });
       if (change.unchanged) {
         return `The rules in ${input.file} are those in force (v${change.version}); nothing stored.`;
       }

@@ -22,6 +22,7 @@ export type LinkingTest = TestApp & {
 export async function startLinkingTest(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
+  options: Pick<NonNullable<Parameters<typeof buildTestApp>[2]>, 'onRoute'> = {},
 ): Promise<LinkingTest> {
   const world = new World(TEST_NOW);
   const sim = await startSimulatedX(world);
@@ -29,7 +30,7 @@ export async function startLinkingTest(
   const t = await buildTestApp(
     kind,
     { PUBLIC_ORIGIN: TEST_ORIGIN, TOKEN_ENCRYPTION_KEY: tokenKey, ...env },
-    { sim: { config: sim.config, world } },
+    { sim: { config: sim.config, world }, ...options },
   );
   return {
     ...t,

@@ -29,6 +29,8 @@ export async function buildTestApp(
     world?: World;
     /** Shared by apps that stand for several processes on one Redis (default: one per app). */
     rateLimitNamespace?: string;
+    /** Sees every route as it is registered. */
+    onRoute?: (route: { method: string | string[]; url: string }) => void;
   } = {},
 ): Promise<TestApp> {
   const loaded = loadConfig({
@@ -59,6 +61,7 @@ export async function buildTestApp(
       : {}),
     ...(options.sim || options.world ? { simulatedWorld: options.sim?.world ?? options.world } : {}),
     ...(clock ? { clock } : {}),
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
   await app.ready();
   return {

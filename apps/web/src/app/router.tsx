@@ -6,6 +6,8 @@ import { MainPage } from './routes/main-page';
 const AuthReturnPage = lazy(() =>
   import('./routes/auth-return-page').then((m) => ({ default: m.AuthReturnPage })),
 );
+// The operator console is split out of the main bundle: the main page's first load never carries it.
+const AdminPage = lazy(() => import('./routes/admin-page').then((m) => ({ default: m.AdminPage })));
 const NotFoundPage = lazy(() => import('./routes/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
 /** While the auth-return chunk loads, the screen is already the black overlay it will fade its image into. */
@@ -30,6 +32,14 @@ export function AppRoutes() {
         element={
           <Suspense fallback={blackScreen}>
             <AuthReturnPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="/admin/*"
+        element={
+          <Suspense fallback={<div className="min-h-screen bg-night" />}>
+            <AdminPage />
           </Suspense>
         }
       />

@@ -9,6 +9,8 @@ export type HandleFormProps = {
   /** The message of the last failed start (shown and announced), or null. */
   error: string | null;
   busy: boolean;
+  /** 'link' (the member card, default) or 'signIn' (the operator console): the words change, nothing else. */
+  purpose?: 'link' | 'signIn';
 };
 
 export type NetworkWeb = {

@@ -10,6 +10,9 @@ import * as m0009 from './0009-deltas-and-search';
 import * as m0010 from './0010-network-neutral-accounts';
 import * as m0011 from './0011-bluesky-oauth';
 import * as m0012 from './0012-stream-records';
+import * as m0013 from './0013-admin-sessions';
+import * as m0014 from './0014-appeals-and-worker-control';
+import * as m0015 from './0015-fairness';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0010-network-neutral-accounts': m0010,
   '0011-bluesky-oauth': m0011,
   '0012-stream-records': m0012,
+  '0013-admin-sessions': m0013,
+  '0014-appeals-and-worker-control': m0014,
+  '0015-fairness': m0015,
 };

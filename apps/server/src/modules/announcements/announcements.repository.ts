@@ -93,3 +93,33 @@ export function updateStatus(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Replaces the editable text of an announcement. Returns the updated row. */
+export function updateContent(
+  db: Db,
+  id: string,
+  content: { title: string; content: string; url: string | null },
+  now: Date,
+): Promise<AnnouncementRow | undefined> {
+  return db
+    .updateTable('announcements')
+    .set({ title: content.title, content: content.content, url: content.url, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Locks one announcement for the rest of the transaction (so a check and the change it allows agree). */
+export function lockById(db: Db, id: string): Promise<AnnouncementRow | undefined> {
+  return db.selectFrom('announcements').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Deletes an announcement only while it is a draft; true when it was deleted. */
+export async function deleteDraft(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('announcements')
+    .where('id', '=', id)
+    .where('status', '=', 'draft')
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

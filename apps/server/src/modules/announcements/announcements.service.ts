@@ -7,7 +7,7 @@ import type {
   AnnouncementsResponse,
 } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
-import { NotFoundError } from '../../errors';
+import { AppError, NotFoundError } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import * as repo from './announcements.repository';
 
@@ -64,15 +64,16 @@ export async function createAnnouncement(
       createdAt: now,
       publishedAt: options.publish ? now : null,
     });
+    const row = await repo.findById(trx, id);
+    if (!row) throw new Error('announcement vanished inside its own transaction');
+    const created = toAnnouncement(row);
     await recordAudit(trx, {
       actor: options.actor,
       action: options.publish ? 'announcement.publish' : 'announcement.create',
       subject: id,
-      details: { title: input.title },
+      details: { title: input.title, before: null, after: created },
     });
-    const row = await repo.findById(trx, id);
-    if (!row) throw new Error('announcement vanished inside its own transaction');
-    return toAnnouncement(row);
+    return created;
   });
 }
 
@@ -84,9 +85,69 @@ export async function setAnnouncementStatus(
   options: { actor: string; now?: Date },
 ): Promise<Announcement> {
   return db.transaction().execute(async (trx) => {
+    const before = await repo.lockById(trx, id);
+    if (!before) throw new NotFoundError(`No announcement with id ${id}`);
     const row = await repo.updateStatus(trx, id, status, options.now ?? new Date());
     if (!row) throw new NotFoundError(`No announcement with id ${id}`);
-    await recordAudit(trx, { actor: options.actor, action: `announcement.${status}`, subject: id });
-    return toAnnouncement(row);
+    const after = toAnnouncement(row);
+    await recordAudit(trx, {
+      actor: options.actor,
+      action: `announcement.${status}`,
+      subject: id,
+      details: { before: toAnnouncement(before), after },
+    });
+    return after;
+  });
+}
+
+/** Rewrites an announcement's title, text and Learn More link (any status; a published one changes in place); audited. */
+export async function editAnnouncement(
+  db: Kysely<Database>,
+  id: string,
+  input: AnnouncementInput,
+  options: { actor: string; now?: Date },
+): Promise<Announcement> {
+  return db.transaction().execute(async (trx) => {
+    const before = await repo.lockById(trx, id);
+    if (!before) throw new NotFoundError(`No announcement with id ${id}`);
+    const content = { title: input.title, content: input.content, url: input.url ?? null };
+    const row = await repo.updateContent(trx, id, content, options.now ?? new Date());
+    if (!row) throw new NotFoundError(`No announcement with id ${id}`);
+    const after = toAnnouncement(row);
+    await recordAudit(trx, {
+      actor: options.actor,
+      action: 'announcement.edit',
+      subject: id,
+      details: { before: toAnnouncement(before), after },
+    });
+    return after;
+  });
+}
+
+/**
+ * Deletes a draft; audited with what it said. Only drafts: what readers saw stays on record (archive it instead),
+ * so a published or archived one is a 409.
+ */
+export async function deleteDraftAnnouncement(
+  db: Kysely<Database>,
+  id: string,
+  options: { actor: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = await repo.lockById(trx, id);
+    if (!before) throw new NotFoundError(`No announcement with id ${id}`);
+    if (before.status !== 'draft' || !(await repo.deleteDraft(trx, id))) {
+      throw new AppError(
+        409,
+        'CONFLICT',
+        'Only drafts can be deleted; archive a published announcement instead.',
+      );
+    }
+    await recordAudit(trx, {
+      actor: options.actor,
+      action: 'announcement.delete',
+      subject: id,
+      details: { before: toAnnouncement(before), after: null },
+    });
   });
 }

@@ -17,10 +17,17 @@ const WEEK_MS = 7 * 86_400_000;
  */
 export async function breakdownOf(
   deps: LeaderboardDeps,
-  input: { authorId: string; weekly: boolean; viewerBrowserHash: string | null },
+  input: {
+    authorId: string;
+    weekly: boolean;
+    viewerBrowserHash: string | null;
+    /** The operator console sees a disqualified author's lines too; the public never does. */
+    includeDisqualified?: boolean;
+  },
 ): Promise<BreakdownResponse> {
   const author = await repo.findAuthor(deps.db, input.authorId);
-  if (!author || author.disqualified) throw new NotFoundError('No such author on the leaderboard');
+  if (!author || (author.disqualified && !input.includeDisqualified))
+    throw new NotFoundError('No such author on the leaderboard');
   const now = new Date(deps.now());
   const since = input.weekly ? isoWeekStart(now) : null;
   const until = since ? new Date(since.getTime() + WEEK_MS) : null;

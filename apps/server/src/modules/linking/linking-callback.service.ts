@@ -27,7 +27,8 @@ export async function completeLinking(
 
   const state = params.get('state');
   const attempt = state ? await attempts.consumeAttempt(deps.db, state) : undefined;
-  if (!attempt) return fail(fallback, 'invalid_state');
+  if (!attempt?.browser_hash) return fail(fallback, 'invalid_state');
+  const browserHash = attempt.browser_hash;
   const back = attempt.redirect_after;
   // Expiry first: the cookie lives as long as the attempt, so a late return is told it was late.
   if (attempt.expires_at.getTime() <= deps.now()) return fail(back, 'state_expired');
@@ -60,7 +61,7 @@ export async function completeLinking(
       scopes: tokens.scopes.join(' '),
       now,
     });
-    const previous = await accounts.bindBrowser(trx, attempt.browser_hash, row.id, now);
+    const previous = await accounts.bindBrowser(trx, browserHash, row.id, now);
     await recordAudit(trx, {
       actor: `account:${row.id}`,
       action: 'account.link',

@@ -21,8 +21,24 @@ import {
   type LinkingDeps,
 } from './linking.service';
 import { memberOf } from './member';
+import { purposeOf, type OAuthPurpose } from './oauth-attempts.repository';
 
-export type LinkingRoutesOptions = { linking: LinkingDeps; referrals: ReferralDeps; limits: RateLimits };
+/**
+ * Completes an OAuth attempt made for another purpose than linking (the console's sign-in) on the one registered
+ * callback: where to send the browser, and the cookies to set.
+ */
+export type CallbackHandler = (
+  params: URLSearchParams,
+  cookieHeader: string | undefined,
+) => Promise<{ redirect: string; cookies: string[] }>;
+
+export type LinkingRoutesOptions = {
+  linking: LinkingDeps;
+  referrals: ReferralDeps;
+  limits: RateLimits;
+  /** The callback's handlers for attempts of other purposes (an attempt remembers its purpose). */
+  otherPurposes?: Partial<Record<Exclude<OAuthPurpose, 'link'>, CallbackHandler>>;
+};
 
 /**
  * Linking a network account (SPEC §7, DESIGN §3): `POST {startPath}`, the network's return to
@@ -77,9 +93,20 @@ export const linkingRoutes: FastifyPluginAsyncZod<LinkingRoutesOptions> = async 
         .header('Referrer-Policy', 'no-referrer')
         .redirect(`${publicOrigin}${callbackPath}${query ? `?${query}` : ''}`, 302);
     }
+    const params = new URLSearchParams(query);
+    const state = params.get('state');
+    const purpose = state ? await purposeOf(linking.db, state) : undefined;
+    const other = purpose && purpose !== 'link' ? options.otherPurposes?.[purpose] : undefined;
+    if (other) {
+      const done = await other(params, request.headers.cookie);
+      return reply
+        .header('Referrer-Policy', 'no-referrer')
+        .header('Set-Cookie', done.cookies)
+        .redirect(done.redirect, 302);
+    }
     const { redirect } = await completeLinking(
       { ...linking, referrals: options.referrals },
-      new URLSearchParams(query),
+      params,
       readNonce(request.headers.cookie),
     );
     // The callback URL carries the code: it must not leak to the next page as a Referer.

@@ -6,14 +6,20 @@ export type OAuthAttemptRow = Selectable<OAuthAttemptsTable>;
 export type NewOAuthAttempt = {
   state: string;
   codeVerifier: string;
-  browserHash: string;
+  /** The member browser that started linking; null for a console sign-in. */
+  browserHash: string | null;
   /** SHA-256 of the nonce cookie given to the starting browser. */
   nonceHash: string;
   referrerSlug: string | null;
   redirectAfter: string;
   createdAt: Date;
   expiresAt: Date;
+  /** What the attempt is for (default: linking a member). */
+  purpose?: OAuthPurpose;
 };
+
+/** One registered callback serves both: linking a member's account, and signing in to the operator console. */
+export type OAuthPurpose = 'link' | 'admin';
 
 export async function insertAttempt(db: Db, attempt: NewOAuthAttempt): Promise<void> {
   await db
@@ -27,6 +33,7 @@ export async function insertAttempt(db: Db, attempt: NewOAuthAttempt): Promise<v
       redirect_after: attempt.redirectAfter,
       created_at: attempt.createdAt,
       expires_at: attempt.expiresAt,
+      purpose: attempt.purpose ?? 'link',
     })
     .execute();
 }
@@ -35,11 +42,16 @@ export async function insertAttempt(db: Db, attempt: NewOAuthAttempt): Promise<v
  * Marks the attempt used and returns it, in one statement: of two callbacks racing with the same state only
  * one gets the row. An unknown or already used state gives undefined; expiry is the caller's to judge.
  */
-export async function consumeAttempt(db: Db, state: string): Promise<OAuthAttemptRow | undefined> {
+export async function consumeAttempt(
+  db: Db,
+  state: string,
+  purpose: OAuthPurpose = 'link',
+): Promise<OAuthAttemptRow | undefined> {
   return db
     .updateTable('oauth_attempts')
     .set({ used: true })
     .where('state', '=', state)
+    .where('purpose', '=', purpose)
     .where('used', '=', false)
     .returningAll()
     .executeTakeFirst();
@@ -49,4 +61,15 @@ export async function consumeAttempt(db: Db, state: string): Promise<OAuthAttemp
 export async function deleteExpiredAttempts(db: Db, before: Date): Promise<number> {
   const result = await db.deleteFrom('oauth_attempts').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** What a pending attempt is for (the callback picks its handler by it); undefined when unknown or used. */
+export async function purposeOf(db: Db, state: string): Promise<OAuthPurpose | undefined> {
+  const row = await db
+    .selectFrom('oauth_attempts')
+    .select('purpose')
+    .where('state', '=', state)
+    .where('used', '=', false)
+    .executeTakeFirst();
+  return row?.purpose;
 }

@@ -45,6 +45,7 @@ describe.each(testDatabaseKinds())('disqualification (%s)', (kind) => {
       disqualified: true,
       reason: 'bot farm',
       actor: 'test',
+      now: new Date(START),
     });
     expect(done).toMatchObject({ handle: 'ann', referralsChanged: 1 });
     await h.worker.runJob('totals');
@@ -52,9 +53,26 @@ describe.each(testDatabaseKinds())('disqualification (%s)', (kind) => {
     const posts = postsResponseSchema.parse((await h.get('/api/posts')).body).data;
     expect(posts.map((p) => p.authorName)).toEqual(['bob']);
     const audit = await h.database.db.selectFrom('audit_log').selectAll().execute();
+    const off = { disqualified: false, reason: null, by: null, at: null };
+    const on = { disqualified: true, reason: 'bot farm', by: 'test', at: new Date(START).toISOString() };
     expect(audit.map((a) => [a.action, a.subject, a.details])).toEqual([
-      ['author.disqualify', ann.id, { handle: 'ann', reason: 'bot farm', referralsChanged: 1 }],
+      [
+        'author.disqualify',
+        ann.id,
+        { handle: 'ann', reason: 'bot farm', referralsChanged: 1, before: off, after: on },
+      ],
     ]);
+    const stored = () =>
+      h!.database.db
+        .selectFrom('authors')
+        .select(['disqualified_reason', 'disqualified_by', 'disqualified_at'])
+        .where('id', '=', ann.id)
+        .executeTakeFirstOrThrow();
+    expect(await stored()).toEqual({
+      disqualified_reason: 'bot farm',
+      disqualified_by: 'test',
+      disqualified_at: new Date(START),
+    });
 
     await setAuthorDisqualified(h.database.db, {
       handle: 'ann',
@@ -63,6 +81,17 @@ describe.each(testDatabaseKinds())('disqualification (%s)', (kind) => {
       actor: 'test',
     });
     await h.worker.runJob('totals');
+    expect(await stored()).toEqual({
+      disqualified_reason: null,
+      disqualified_by: null,
+      disqualified_at: null,
+    });
+    const requalified = await h.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'author.requalify')
+      .executeTakeFirstOrThrow();
+    expect(requalified.details).toMatchObject({ reason: 'appeal', before: on, after: off });
     expect(await names()).toEqual([
       ['bob', 56],
       ['ann', 12],

@@ -24,6 +24,9 @@ export type RunReport = {
   calls: number;
   nextRunAt: Date | null;
   rateLimitResetAt: Date | null;
+  /** Wall-clock duration and the run's counts, for the console (absent: left as they were). */
+  durationMs?: number;
+  items?: Record<string, number>;
 };
 
 /** Records a finished run for the operator: when, how many network calls, the error if any, the next run. */
@@ -33,6 +36,8 @@ export async function recordRun(db: Db, job: string, report: RunReport): Promise
     next_run_at: report.nextRunAt,
     rate_limit_reset_at: report.rateLimitResetAt,
     updated_at: report.finishedAt,
+    ...(report.durationMs !== undefined ? { last_duration_ms: Math.round(report.durationMs) } : {}),
+    ...(report.items !== undefined ? { last_items: JSON.stringify(report.items) } : {}),
     ...(report.error === null
       ? { last_success_at: report.finishedAt }
       : { last_error: report.error, last_error_at: report.finishedAt }),

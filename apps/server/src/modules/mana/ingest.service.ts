@@ -6,6 +6,7 @@ import { matchesProgramme } from '../programme/programme.service';
 import * as authors from './authors.repository';
 import * as posts from './posts.repository';
 import { saveCursor } from './ingest-state.repository';
+import { recordEngagementEdges } from './engagement-edges.repository';
 import { DAY_MS } from '../../time';
 
 /**
@@ -32,7 +33,8 @@ export function trackedPosts(
 
 /**
  * Stores one search page in one transaction, with the job's cursor: posts upsert by id and authors by user
- * id, so the same page twice counts once, and the cursor moves only when the page is stored.
+ * id, so the same page twice counts once, and the cursor moves only when the page is stored. The page's replies
+ * and quotes are also kept as engagement edges (who engaged with which post), for the fairness detector.
  */
 export async function ingestSearchPage(
   db: Kysely<Database>,
@@ -65,6 +67,22 @@ export async function ingestSearchPage(
         ...post.metrics,
       })),
       now,
+    );
+    await recordEngagementEdges(
+      trx,
+      page.posts.flatMap((post) =>
+        (post.kind === 'reply' || post.kind === 'quote') && post.referencedPostId
+          ? [
+              {
+                id: post.id,
+                kind: post.kind,
+                actorId: post.authorId,
+                subjectId: post.referencedPostId,
+                createdAt: post.createdAt,
+              },
+            ]
+          : [],
+      ),
     );
     await saveCursor(trx, cursor.job, cursor.value, now);
   });

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import type { OfficialHandleRule } from '../../social/social-network';
 import { recordAudit } from '../audit/audit.repository';
 import { activeRules, parseRules, saveRules, type ActiveRules } from '../programme/programme.service';
 import { readState, saveCursor } from './ingest-state.repository';
@@ -55,16 +56,16 @@ export type RulesChange = ActiveRules & { unchanged: boolean; changedFields: str
 
 /**
  * An operator changes the programme rules: the new set is validated and stored as the next version (audited in
- * the same transaction), then everything it affects is rescored at once, so the leaderboard shows the new
+ * the same transaction, with the rules before and after), then everything it affects is rescored at once, so the leaderboard shows the new
  * rules. Rules equal to those in force store nothing.
  */
 export async function changeRules(
   db: Kysely<Database>,
   input: unknown,
-  options: { source: string; actor: string; now: Date },
+  options: { source: string; actor: string; now: Date; handles?: OfficialHandleRule | undefined },
 ): Promise<RulesChange> {
   const before = await activeRules(db);
-  const parsed = parseRules(input, options.source);
+  const parsed = parseRules(input, options.source, options.handles);
   const next = await db.transaction().execute(async (trx) => {
     const changedFields = Object.keys(parsed).filter(
       (key) =>
@@ -76,7 +77,13 @@ export async function changeRules(
       actor: options.actor,
       action: 'programme.rules',
       subject: `v${saved.version}`,
-      details: { source: options.source, from: before.version, changed: changedFields },
+      details: {
+        source: options.source,
+        from: before.version,
+        changed: changedFields,
+        before: before.rules,
+        after: saved.rules,
+      },
     });
     return { ...saved, changedFields };
   });

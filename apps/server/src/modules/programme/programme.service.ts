@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { programmeRulesSchema, type ProgrammeRules } from '@manaboard/contract';
 import { paths } from '../../config/config';
 import type { Database } from '../../db/schema';
-import type { PostQuery } from '../../social/social-network';
+import type { OfficialHandleRule, PostQuery } from '../../social/social-network';
 import * as repo from './programme.repository';
 
 /** The rules file shipped with the server; the database is seeded from it once. */
@@ -12,13 +12,20 @@ export const PROGRAMME_FILE = path.join(paths.repoRoot, 'apps/server/content/pro
 
 export type ActiveRules = { version: number; rules: ProgrammeRules };
 
-/** Validates a set of rules; the error names every problem and where the rules came from. */
-export function parseRules(input: unknown, from: string): ProgrammeRules {
+/**
+ * Validates a set of rules; the error names every problem and where the rules came from. With the network's
+ * `handles` rule, each official handle must also be one the configured network can have.
+ */
+export function parseRules(input: unknown, from: string, handles?: OfficialHandleRule): ProgrammeRules {
   const parsed = programmeRulesSchema.safeParse(input);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(rules)'}: ${i.message}`);
+  const problems = parsed.success
+    ? parsed.data.officialHandles.flatMap((handle, i) => {
+        const problem = handles?.problem(handle);
+        return problem ? [`officialHandles.${i}: ${problem}`] : [];
+      })
+    : parsed.error.issues.map((i) => `${i.path.join('.') || '(rules)'}: ${i.message}`);
+  if (!parsed.success || problems.length > 0)
     throw new Error(`Invalid programme rules in ${from}:\n  ${problems.join('\n  ')}`);
-  }
   return parsed.data;
 }
 

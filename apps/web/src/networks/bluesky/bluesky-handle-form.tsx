@@ -6,7 +6,8 @@ import type { HandleFormProps } from '../networks';
  * inside the card. The input takes focus when the form opens; a failure is shown under it, announced (alert) and
  * tied to the input (aria-describedby, aria-invalid). Escape or "Back" returns to the card.
  */
-export function BlueskyHandleForm({ onSubmit, onCancel, error, busy }: HandleFormProps) {
+export function BlueskyHandleForm({ onSubmit, onCancel, error, busy, purpose = 'link' }: HandleFormProps) {
+  const signIn = purpose === 'signIn';
   const [value, setValue] = useState('');
   const inputId = useId();
   const hintId = useId();
@@ -14,7 +15,7 @@ export function BlueskyHandleForm({ onSubmit, onCancel, error, busy }: HandleFor
   return (
     <form
       noValidate
-      aria-label="Link your Bluesky account"
+      aria-label={signIn ? 'Sign in with Bluesky' : 'Link your Bluesky account'}
       className="m-auto flex w-full flex-col gap-3"
       onSubmit={(event) => {
         event.preventDefault();
@@ -56,15 +57,23 @@ export function BlueskyHandleForm({ onSubmit, onCancel, error, busy }: HandleFor
         disabled={busy}
         className="w-full rounded-full bg-violet-700 px-5 py-2 text-sm font-bold text-white shadow-lg shadow-mana/40 hover:bg-violet-600 disabled:cursor-wait disabled:opacity-70 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
       >
-        {busy ? 'Linking…' : 'Link Bluesky account'}
+        {busy
+          ? signIn
+            ? 'Signing in…'
+            : 'Linking…'
+          : signIn
+            ? 'Sign in with Bluesky'
+            : 'Link Bluesky account'}
       </button>
-      <button
-        type="button"
-        onClick={onCancel}
-        className="mx-auto rounded-full px-4 py-1 text-sm font-semibold text-violet-100 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
-      >
-        Back
-      </button>
+      {signIn ? null : (
+        <button
+          type="button"
+          onClick={onCancel}
+          className="mx-auto rounded-full px-4 py-1 text-sm font-semibold text-violet-100 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold"
+        >
+          Back
+        </button>
+      )}
     </form>
   );
 }

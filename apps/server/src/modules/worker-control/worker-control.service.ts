@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely';
+import type { NetworkUsage, RunRequest, WorkerJobName, WorkerStatus } from '@manaboard/contract';
+import type { Database, Db } from '../../db/schema';
+import { recordAudit } from '../audit/audit.repository';
+import { allStates } from '../mana/ingest-state.repository';
+import { TOTALS_STAMP_JOB } from '../mana/totals.repository';
+import * as repo from './worker-control.repository';
+
+/**
+ * The network's usage panel, behind a neutral port: each network's integration supplies its own (calls per
+ * endpoint with cap and cost, or stream lag), so this module never names one.
+ */
+export type NetworkUsageSource = (db: Db, now: Date) => Promise<NetworkUsage>;
+
+export type WorkerControlDeps = { db: Kysely<Database>; now: () => number; usage: NetworkUsageSource };
+
+const iso = (at: Date | null | undefined) => at?.toISOString() ?? null;
+
+function runRequestView(row: Awaited<ReturnType<typeof repo.recentRunRequests>>[number]): RunRequest {
+  return {
+    id: String(row.id),
+    job: row.job,
+    requestedBy: row.requested_by,
+    requestedAt: row.requested_at.toISOString(),
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+    error: row.error,
+  };
+}
+
+/**
+ * Console, Worker and network: paused or not (and by whom), each job's last and next run, duration, last error,
+ * items, calls and rate-limit window (from ingest_state, written by whichever process leads), the network's
+ * usage, and the latest run-now requests with how each ended.
+ */
+export async function workerStatus(deps: WorkerControlDeps): Promise<WorkerStatus> {
+  const now = new Date(deps.now());
+  const [control, states, usage, requests] = await Promise.all([
+    repo.readControl(deps.db),
+    allStates(deps.db),
+    deps.usage(deps.db, now),
+    repo.recentRunRequests(deps.db, 20),
+  ]);
+  return {
+    paused: control.paused,
+    pausedBy: control.paused ? control.changedBy : null,
+    pausedAt: control.paused ? iso(control.changedAt) : null,
+    jobs: states
+      .filter((s) => s.job !== TOTALS_STAMP_JOB)
+      .map((s) => ({
+        job: s.job,
+        lastRunAt: iso(s.last_run_at),
+        lastSuccessAt: iso(s.last_success_at),
+        nextRunAt: iso(s.next_run_at),
+        lastDurationMs: s.last_duration_ms,
+        lastError: s.last_error,
+        lastErrorAt: iso(s.last_error_at),
+        items: s.last_items ?? {},
+        callsSpent: Number(s.calls_spent),
+        rateLimitResetAt: iso(s.rate_limit_reset_at),
+      })),
+    usage,
+    runRequests: requests.map(runRequestView),
+  };
+}
+
+/**
+ * Pauses or resumes the worker, audited (before, after). Stored in the database: the leading worker, in this
+ * process or another, skips its scheduled runs while paused and resumes on the next tick after.
+ */
+export async function setWorkerPaused(
+  db: Kysely<Database>,
+  input: { paused: boolean; actor: string; now: Date },
+): Promise<{ paused: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const before = await repo.readControl(trx);
+    await repo.writePaused(trx, input.paused, input.actor, input.now);
+    await recordAudit(trx, {
+      actor: input.actor,
+      action: input.paused ? 'worker.pause' : 'worker.resume',
+      subject: 'worker',
+      details: { before: { paused: before.paused }, after: { paused: input.paused } },
+    });
+    return { paused: input.paused };
+  });
+}
+
+/**
+ * Asks the leading worker to run a job now (even while paused: it is the operator's explicit wish), audited.
+ * The request is stored; the leader picks it up within its poll interval and records how it ended.
+ */
+export async function requestJobRun(
+  db: Kysely<Database>,
+  input: { job: WorkerJobName; actor: string; now: Date },
+): Promise<RunRequest> {
+  return db.transaction().execute(async (trx) => {
+    const row = await repo.insertRunRequest(trx, input.job, input.actor, input.now);
+    await recordAudit(trx, {
+      actor: input.actor,
+      action: 'worker.run-now',
+      subject: input.job,
+      details: { requestId: String(row.id), before: null, after: { job: input.job } },
+    });
+    return runRequestView(row);
+  });
+}

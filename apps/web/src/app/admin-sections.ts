@@ -1,0 +1,25 @@
+import { lazy } from 'react';
+import type { AdminSectionEntry } from '../features/admin-core/components/admin-shell';
+
+/**
+ * The console's sections, in navigation order: one line each (path under /admin, name, lazily loaded screen).
+ * Sections not built yet are simply not listed.
+ */
+export const adminSections: readonly AdminSectionEntry[] = [
+  {
+    path: 'announcements',
+    label: 'Announcements',
+    Component: lazy(() =>
+      import('../features/admin-announcements/components/announcements-section').then((m) => ({
+        default: m.AnnouncementsSection,
+      })),
+    ),
+  },
+  {
+    path: 'audit',
+    label: 'Audit log',
+    Component: lazy(() =>
+      import('../features/admin-audit/components/audit-section').then((m) => ({ default: m.AuditSection })),
+    ),
+  },
+];

@@ -1,0 +1,7 @@
+import { AdminApp } from '../../features/admin-core/components/admin-app';
+import { adminSections } from '../admin-sections';
+
+/** `/admin/*`: the operator console, a chunk of its own (router.tsx loads it lazily). */
+export function AdminPage() {
+  return <AdminApp sections={adminSections} />;
+}

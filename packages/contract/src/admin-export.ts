@@ -1,0 +1,42 @@
+import * as z from 'zod/mini';
+import { checked } from './checked';
+
+/**
+ * The console's Rewards export (issue 13, section 6): for an ISO week or all time, the leaderboard as it
+ * stands for that period (rank, handle, network user id, Mana, posts) plus the credited referrals of the
+ * period, as CSV (formula-injection safe) or JSON, so the community can distribute rewards from it.
+ * Service: modules/rewards-export (exportRewards, rewardsCsv).
+ */
+
+/** An ISO 8601 week, `2026-W47` (weeks 01–53). */
+export const ISO_WEEK_PATTERN = /^(\d{4})-W(0[1-9]|[1-4]\d|5[0-3])$/;
+
+/** Query of the export: `period` is `all` or an ISO week; `format` json (default) or csv. */
+export const rewardsExportQuerySchema = z.object({
+  period: z._default(z.union([z.literal('all'), checked(z.string(), z.regex(ISO_WEEK_PATTERN))]), 'all'),
+  format: z._default(z.enum(['json', 'csv']), 'json'),
+});
+export type RewardsExportQuery = z.infer<typeof rewardsExportQuerySchema>;
+
+/** One member's line of the export, in leaderboard rank order. */
+export const rewardsExportRowSchema = z.object({
+  rank: z.number(),
+  handle: z.string(),
+  networkUserId: z.string(),
+  mana: z.number(),
+  posts: z.number(),
+  /** Credited referrals of the period (each already counted in `mana`). */
+  referrals: z.number(),
+});
+export type RewardsExportRow = z.infer<typeof rewardsExportRowSchema>;
+
+export const rewardsExportSchema = z.object({
+  /** `all` or the ISO week asked for. */
+  period: z.string(),
+  /** The week's Monday (UTC) and the next Monday; null for all time. */
+  from: z.nullable(z.string()),
+  until: z.nullable(z.string()),
+  generatedAt: z.string(),
+  rows: z.array(rewardsExportRowSchema),
+});
+export type RewardsExport = z.infer<typeof rewardsExportSchema>;

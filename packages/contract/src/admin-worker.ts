@@ -1,0 +1,84 @@
+import * as z from 'zod/mini';
+
+/**
+ * The console's Worker and network section (issue 13, section 4): each job's last run, next run, duration,
+ * last error and items; the rate-limit state; the network's usage (calls per endpoint per day and month against
+ * the cap, with the estimated cost, on a network read by calls; lag and reconnects on one read from a stream);
+ * run a job now; pause and resume the worker. Service: modules/worker-control.
+ */
+
+export const workerJobNameSchema = z.enum(['search', 'refresh', 'interactions', 'settle', 'totals']);
+export type WorkerJobName = z.infer<typeof workerJobNameSchema>;
+
+export const jobStatusSchema = z.object({
+  job: z.string(),
+  lastRunAt: z.nullable(z.string()),
+  lastSuccessAt: z.nullable(z.string()),
+  nextRunAt: z.nullable(z.string()),
+  lastDurationMs: z.nullable(z.number()),
+  lastError: z.nullable(z.string()),
+  lastErrorAt: z.nullable(z.string()),
+  /** What the last run did (posts, authors, lines…), as the job counts it. */
+  items: z.record(z.string(), z.number()),
+  callsSpent: z.number(),
+  /** When the network's rate-limit window the job waits on reopens; null when not limited. */
+  rateLimitResetAt: z.nullable(z.string()),
+});
+
+const endpointUsageSchema = z.object({
+  endpoint: z.string(),
+  today: z.object({ calls: z.number(), reads: z.number(), failures: z.number() }),
+  month: z.object({ calls: z.number(), reads: z.number(), failures: z.number() }),
+});
+
+/** Usage of a network read by calls per endpoint, the monthly read cap and the estimated cost. */
+export const callsUsageSchema = z.object({
+  kind: z.literal('calls'),
+  network: z.string(),
+  endpoints: z.array(endpointUsageSchema),
+  monthReads: z.number(),
+  monthlyReadCap: z.nullable(z.number()),
+  pricePerReadUsd: z.number(),
+  monthCostUsd: z.number(),
+  todayCostUsd: z.number(),
+});
+
+/** Usage of a network read from an event stream: how far behind it is and how often it reconnected. */
+export const streamUsageSchema = z.object({
+  kind: z.literal('stream'),
+  network: z.string(),
+  lastEventAt: z.nullable(z.string()),
+  lagSeconds: z.nullable(z.number()),
+  /** Reconnects recorded since the stream last started (null: not recorded by this process). */
+  reconnects: z.nullable(z.number()),
+  lastError: z.nullable(z.string()),
+});
+
+export const networkUsageSchema = z.discriminatedUnion('kind', [callsUsageSchema, streamUsageSchema]);
+export type NetworkUsage = z.infer<typeof networkUsageSchema>;
+
+export const runRequestSchema = z.object({
+  id: z.string(),
+  job: z.string(),
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  startedAt: z.nullable(z.string()),
+  finishedAt: z.nullable(z.string()),
+  error: z.nullable(z.string()),
+});
+export type RunRequest = z.infer<typeof runRequestSchema>;
+
+export const workerStatusSchema = z.object({
+  paused: z.boolean(),
+  pausedBy: z.nullable(z.string()),
+  pausedAt: z.nullable(z.string()),
+  jobs: z.array(jobStatusSchema),
+  usage: networkUsageSchema,
+  runRequests: z.array(runRequestSchema),
+});
+export type WorkerStatus = z.infer<typeof workerStatusSchema>;
+
+/** Pause or resume the worker (it obeys between runs, in whichever process leads). */
+export const setWorkerPausedRequestSchema = z.strictObject({ paused: z.boolean() });
+/** Run one job now (the leading worker picks the request up within seconds). */
+export const runJobNowRequestSchema = z.strictObject({ job: workerJobNameSchema });
