@@ -1,33 +1,12 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
+import { DEMO_ADMIN, expectNoSeriousAxeFindings, signInToConsole as signIn } from './support/admin-console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from './support/chromium';
 import { watchPageErrors } from './support/page-errors';
 import { startServer, type RunningServer } from './support/server';
 
 const shots = path.resolve(import.meta.dirname, '../docs/screenshots');
-/** The demo world's admin (README): its official account, signed in on the simulated X's page. */
-const DEMO_ADMIN = 'ManaboardHQ';
-
-async function expectNoSeriousAxeFindings(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
-}
-
-/** Signs in to the console the way an operator does: the button, the simulated X's page, back at /admin. */
-async function signIn(page: Page, origin: string): Promise<void> {
-  await page.goto(`${origin}/admin`, { waitUntil: 'networkidle' });
-  await page.getByRole('button', { name: 'Sign in with X' }).click();
-  await page.waitForURL(/\/x-sim\//);
-  await page.getByLabel('Handle').fill(DEMO_ADMIN);
-  await page.getByRole('button', { name: 'Authorize app' }).click();
-  await page.waitForURL(/\/admin\/announcements$/);
-  await page.getByRole('heading', { name: 'Announcements', level: 1 }).waitFor();
-}
 
 async function openWhatsNew(page: Page, width: number): Promise<void> {
   if (width < 1330) {
