@@ -53,7 +53,8 @@ export function buildPlantedWorld(options: BuildWorldOptions & { plant: PlantOpt
   const built = build(options);
   const planted = plantGroups(built.world, built.random, built.members, options.plant, {
     start: built.start,
-    end: options.now,
+    // The whole span, history and ahead, as the rest of the world's activity.
+    end: options.now + (options.aheadDays ?? 0) * DAY_MS,
     postsPerMember: options.postsPerMember ?? 8,
     trackedShare: options.trackedShare ?? 0.7,
     hashtags: options.hashtags ?? ['ManaBoard'],

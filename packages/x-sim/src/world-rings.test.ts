@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlantedWorld } from './build-world';
+import { buildPlantedWorld, buildWorld } from './build-world';
 import type { World } from './world';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');
@@ -49,4 +49,37 @@ describe('planted rings', () => {
     for (const group of [...planted.rings, ...planted.communities])
       expect(Math.min(...postsBy(group.map((u) => u.id)))).toBeGreaterThan(0);
   });
+
+  it('planted into a world with activity ahead, spread over the whole span; the others keep what they had', () => {
+    const DAY = 86_400_000;
+    const base = { seed: 11, now: NOW, members: 30, days: 0, aheadDays: 30, postsPerMember: 6 };
+    const plain = buildWorld(base);
+    const { world, planted } = buildPlantedWorld({
+      ...base,
+      plant: { rings: 1, size: 5, communities: 0, backgroundEngagementsPerMember: 0 },
+    });
+    const ringIds = new Set(planted.rings.flat().map((u) => u.id));
+    const ringPosts = world.postsByTime().filter((p) => ringIds.has(p.authorId) && !p.ref);
+    expect(ringPosts.length).toBeGreaterThan(0);
+    // Posts over the first two thirds of the span ahead (a span from now to now: nothing would be ahead).
+    expect(Math.max(...ringPosts.map((p) => p.createdAt))).toBeGreaterThan(NOW + 5 * DAY);
+    expect(Math.max(...ringPosts.map((p) => p.createdAt))).toBeLessThan(NOW + 30 * DAY * 0.67);
+    // Without background engagement, every account and post the plain world has is there with the same likes.
+    const likes = (w: World) =>
+      new Map(
+        w
+          .postsByTime()
+          .filter((p) => !ringIds.has(p.authorId))
+          .map((p) => [p.id, p.likes.length]),
+      );
+    const before = likes(plain);
+    const after = likes(world);
+    const changed = [...before].filter(([id, n]) => after.get(id) !== n && !ringLiked(world, id, ringIds));
+    expect(changed).toEqual([]);
+  });
 });
+
+/** Whether a ring member liked this post (a ring's outward engagement may reach anyone's post). */
+function ringLiked(world: World, postId: string, ringIds: Set<string>): boolean {
+  return world.post(postId)?.likes.some((like) => ringIds.has(like.userId)) ?? false;
+}

@@ -25,6 +25,8 @@ export type PlantOptions = {
   ringInwardShare?: number;
   communityInwardShare?: number;
   ringAppeal?: number;
+  /** Engagements each other (background) member makes with posts anywhere (default half of engagementsPerMember). */
+  backgroundEngagementsPerMember?: number;
 };
 
 /** Who was planted, for tests to score a detector against. */
@@ -102,7 +104,8 @@ export function plantGroups(
   };
   for (const ring of rings) inward(ring, options.ringInwardShare ?? 0.85);
   for (const community of communities) inward(community, options.communityInwardShare ?? 0.3);
-  for (const member of background) for (let k = 0; k < perMember / 2; k++) engage(member, anywhere());
+  const perBackground = options.backgroundEngagementsPerMember ?? perMember / 2;
+  for (const member of background) for (let k = 0; k < perBackground; k++) engage(member, anywhere());
   return { rings, communities };
 }
 

@@ -69,6 +69,8 @@ export async function replayDemoHistory(options: {
       );
     }
   }
+  // The fairness signals of the replayed history, for the console now rather than at the job's next hour.
+  if (steps > 0) await worker.runJob('fairness');
   log.info(
     { seconds: Math.round((Date.now() - started) / 1000) },
     'demo: caught up; the simulated X now follows the wall clock',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { programmeRulesSchema } from '@manaboard/contract';
-import { buildWorld, xSimPlugin, type World } from '@manaboard/x-sim';
+import { buildPlantedWorld, xSimPlugin, type World } from '@manaboard/x-sim';
 import { paths, type Config } from '../../config/config';
 import { DAY_MS } from '../../time';
 
@@ -12,7 +12,9 @@ const DEMO_AHEAD_DAYS = 14;
 
 /**
  * The demo world `npm start` serves when no X credentials are configured: 200 members and the official
- * accounts, about 2,000 tracked posts over the 5 weeks before `anchor` and two more weeks of activity after it.
+ * accounts, about 2,000 tracked posts over the 5 weeks before `anchor` and two more weeks of activity after it,
+ * and one planted reciprocal-engagement ring of 6 accounts that engage mostly with each other, so the console's
+ * fairness signals have something real to show (docs/fairness.md).
  * Its clock starts at the beginning of the history, so everything appears as the clock moves: the demo feed
  * fast-forwards it through the history (X search reaches back only 7 days, so the worker must keep up), then it
  * follows the wall clock. The same anchor gives the same world, id for id (main.ts stores the anchor).
@@ -22,7 +24,7 @@ export function demoWorld(anchor = Date.now()): World {
   const shipped = programmeRulesSchema.parse(
     JSON.parse(readFileSync(path.join(paths.repoRoot, 'apps/server/content/programme.json'), 'utf8')),
   );
-  return buildWorld({
+  return buildPlantedWorld({
     seed: 20261122,
     now: anchor - DEMO_HISTORY_DAYS * DAY_MS,
     members: 200,
@@ -32,7 +34,9 @@ export function demoWorld(anchor = Date.now()): World {
     officialHandles: shipped.officialHandles,
     keywords: shipped.keywords,
     hashtags: shipped.hashtags,
-  });
+    // Planted after the rest, so every other account and post keeps its id; the others' engagement is as built.
+    plant: { rings: 1, size: 6, communities: 0, engagementsPerMember: 60, backgroundEngagementsPerMember: 0 },
+  }).world;
 }
 
 /**
