@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { adminSessionResponseSchema, adminSignInStartResponseSchema } from '@manaboard/contract';
+import { adminSessionResponseSchema, adminSignInStartResponseSchema } from '@manaboard/contract/admin';
 import {
   cookieHeader,
   followCallback,

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
-import { adminSessionResponseSchema, communityFailureSchema } from '@manaboard/contract';
+import { communityFailureSchema } from '@manaboard/contract';
+import { adminSessionResponseSchema } from '@manaboard/contract/admin';
 import { CSRF_HEADER, REQUEST_TIMEOUT_MS } from '../config/constants';
 import {
   ApiError,

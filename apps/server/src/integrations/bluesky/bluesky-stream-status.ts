@@ -1,4 +1,4 @@
-import type { NetworkUsage } from '@manaboard/contract';
+import type { NetworkUsage } from '@manaboard/contract/admin';
 import type { Db } from '../../db/schema';
 import { readState } from '../../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';

@@ -1,4 +1,4 @@
-import type { NetworkUsage } from '@manaboard/contract';
+import type { NetworkUsage } from '@manaboard/contract/admin';
 import type { Db } from '../../db/schema';
 import { usageSince } from './x-budget.repository';
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { adminSignInStartRequestSchema, adminSignInStartResponseSchema } from '@manaboard/contract';
+import { adminSignInStartRequestSchema, adminSignInStartResponseSchema } from '@manaboard/contract/admin';
 import { BadRequestError } from '../../errors';
 import type { RateLimits } from '../../http/rate-limits';
 import { noStore } from '../../http/referral-replies';

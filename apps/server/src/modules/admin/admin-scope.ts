@@ -1,5 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { adminEmptyBodySchema, adminOkResponseSchema, adminSessionResponseSchema } from '@manaboard/contract';
+import {
+  adminEmptyBodySchema,
+  adminOkResponseSchema,
+  adminSessionResponseSchema,
+} from '@manaboard/contract/admin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noStore } from '../../http/referral-replies';
 import type { RateLimits } from '../../http/rate-limits';

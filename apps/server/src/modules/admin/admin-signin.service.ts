@@ -1,4 +1,4 @@
-import type { AdminSignInError } from '@manaboard/contract';
+import type { AdminSignInError } from '@manaboard/contract/admin';
 import type { AdminConfig } from '../../config/config';
 import { recordAudit } from '../audit/audit.repository';
 import { newNonce, nonceMatches } from '../linking/linking-nonce';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminSessionResponseSchema } from '@manaboard/contract';
+import { adminSessionResponseSchema } from '@manaboard/contract/admin';
 import {
   adminRequest,
   adminSignInAs,

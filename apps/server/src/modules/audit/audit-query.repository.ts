@@ -1,4 +1,4 @@
-import type { AdminAuditFilters } from '@manaboard/contract';
+import type { AdminAuditFilters } from '@manaboard/contract/admin';
 import type { Db } from '../../db/schema';
 
 export type AuditRow = {

@@ -1,4 +1,4 @@
-import type { AdminAuditQuery, AdminAuditResponse, AuditEntryView } from '@manaboard/contract';
+import type { AdminAuditQuery, AdminAuditResponse, AuditEntryView } from '@manaboard/contract/admin';
 import type { Db } from '../../db/schema';
 import { BadRequestError } from '../../errors';
 import { findAuditEntries, type AuditRow } from './audit-query.repository';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { FairnessFlag, FairnessFlagKind, FairnessFlagsQuery } from '@manaboard/contract';
+import type { FairnessFlag, FairnessFlagKind, FairnessFlagsQuery } from '@manaboard/contract/admin';
 import type { Database } from '../../db/schema';
 import { NotFoundError } from '../../errors';
 import { DAY_MS } from '../../time';

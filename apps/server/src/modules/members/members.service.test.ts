@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberSearchQuerySchema } from '@manaboard/contract';
+import { memberSearchQuerySchema } from '@manaboard/contract/admin';
 import type { DatabaseHandle } from '../../db/database';
 import { trackedMember } from '../../test/members-world';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';

@@ -1,4 +1,4 @@
-import type { MemberDetail, MemberSearchQuery, MemberSearchResult } from '@manaboard/contract';
+import type { MemberDetail, MemberSearchQuery, MemberSearchResult } from '@manaboard/contract/admin';
 import { NotFoundError } from '../../errors';
 import { appealsOf } from '../appeals/appeals.service';
 import { breakdownOf } from '../leaderboard/breakdown.service';

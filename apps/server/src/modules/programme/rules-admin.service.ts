@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
+import { programmeRulesSchema } from '@manaboard/contract';
 import {
-  programmeRulesSchema,
   type RulesFieldChange,
   type RulesValidation,
   type RulesVersionsQuery,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import type { Database } from '../../db/schema';
 import { BadRequestError, NotFoundError } from '../../errors';
 import type { SocialNetwork } from '../../social/social-network';

@@ -1,11 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
+import { programmeRulesSchema, type ProgrammeRules } from '@manaboard/contract';
 import {
-  programmeRulesSchema,
   type NetworkQueryPreview,
-  type ProgrammeRules,
   type RulesFieldChange,
   type RulesValidation,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import type { QueryPreview } from '../../social/social-network';
 import { officialPostsQuery, programmeQuery } from './programme.service';
 

@@ -1,4 +1,4 @@
-import { ISO_WEEK_PATTERN } from '@manaboard/contract';
+import { ISO_WEEK_PATTERN } from '@manaboard/contract/admin';
 import { BadRequestError } from '../../errors';
 
 const DAY_MS = 86_400_000;

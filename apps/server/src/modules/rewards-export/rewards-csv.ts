@@ -1,4 +1,4 @@
-import type { RewardsExportRow } from '@manaboard/contract';
+import type { RewardsExportRow } from '@manaboard/contract/admin';
 
 /**
  * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. Text that a spreadsheet would

@@ -1,6 +1,7 @@
 import { World } from '@manaboard/x-sim';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manaResponseSchema, rewardsExportSchema } from '@manaboard/contract';
+import { manaResponseSchema } from '@manaboard/contract';
+import { rewardsExportSchema } from '@manaboard/contract/admin';
 import { linkMember, startManaHarness, type ManaHarness } from '../../test/mana-harness';
 import { testDatabaseKinds } from '../../test/test-database';
 import { setAuthorDisqualified } from '../mana/disqualification.service';

@@ -1,4 +1,4 @@
-import type { RewardsExport, RewardsExportQuery, RewardsExportRow } from '@manaboard/contract';
+import type { RewardsExport, RewardsExportQuery, RewardsExportRow } from '@manaboard/contract/admin';
 import type { Db } from '../../db/schema';
 import { pageOfTotals } from '../leaderboard/leaderboard.repository';
 import { referralLines } from '../mana/member-facts.repository';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { NetworkUsage, RunRequest, WorkerJobName, WorkerStatus } from '@manaboard/contract';
+import type { NetworkUsage, RunRequest, WorkerJobName, WorkerStatus } from '@manaboard/contract/admin';
 import type { Database, Db } from '../../db/schema';
 import { recordAudit } from '../audit/audit.repository';
 import { allStates } from '../mana/ingest-state.repository';

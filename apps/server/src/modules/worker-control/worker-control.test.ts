@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { World } from '@manaboard/x-sim';
 import { afterEach, describe, expect, it } from 'vitest';
-import { workerStatusSchema } from '@manaboard/contract';
+import { workerStatusSchema } from '@manaboard/contract/admin';
 import { xUsageStatus } from '../../integrations/x/x-usage-status';
 import type { JobName } from '../../jobs/job';
 import { Worker } from '../../jobs/worker';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { announcementsResponseSchema } from '@manaboard/contract';
 import {
   adminAnnouncementResponseSchema,
   adminAnnouncementsResponseSchema,
   adminAuditResponseSchema,
-  announcementsResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { adminRequest, signedInAdmin, type AdminBrowser } from '../../../test/admin-flow';
 import { startLinkingTest, type LinkingTest } from '../../../test/linking-flow';
 import { testDatabaseKinds } from '../../../test/test-database';

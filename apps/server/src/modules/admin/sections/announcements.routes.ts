@@ -8,7 +8,7 @@ import {
   adminAnnouncementsResponseSchema,
   adminEmptyBodySchema,
   adminOkResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import {
   createAnnouncement,
   deleteDraftAnnouncement,

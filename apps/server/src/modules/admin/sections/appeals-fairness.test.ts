@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberStandingResponseSchema } from '@manaboard/contract';
 import {
   adminAppealResponseSchema,
   adminAppealsResponseSchema,
@@ -6,8 +7,7 @@ import {
   fairnessFlagsResponseSchema,
   fairnessRunResponseSchema,
   memberFairnessResponseSchema,
-  memberStandingResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { adminRequest, signedInAdmin, type AdminBrowser } from '../../../test/admin-flow';
 import { startLinkingTest, type LinkingTest } from '../../../test/linking-flow';
 import { trackedMember, writeHeaders } from '../../../test/members-world';

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { appealListQuerySchema } from '@manaboard/contract';
 import {
   adminAppealAnswerBodySchema,
   adminAppealParamsSchema,
   adminAppealResponseSchema,
   adminAppealsResponseSchema,
-  appealListQuerySchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { answerAppeal, listAppeals } from '../../appeals/appeals.service';
 import { adminOf } from '../admin-guard';
 import type { AdminSectionOptions } from '../admin-sections';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { adminAuditQuerySchema, adminAuditResponseSchema } from '@manaboard/contract';
+import { adminAuditQuerySchema, adminAuditResponseSchema } from '@manaboard/contract/admin';
 import { auditCsv, auditPage } from '../../audit/audit.service';
 import type { AdminSectionOptions } from '../admin-sections';
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { adminRewardsExportResponseSchema, rewardsExportQuerySchema } from '@manaboard/contract';
+import { adminRewardsExportResponseSchema, rewardsExportQuerySchema } from '@manaboard/contract/admin';
 import { rewardsCsv } from '../../rewards-export/rewards-csv';
 import { exportRewards } from '../../rewards-export/rewards-export.service';
 import type { AdminSectionOptions } from '../admin-sections';

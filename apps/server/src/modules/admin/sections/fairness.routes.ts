@@ -8,7 +8,7 @@ import {
   fairnessReviewRequestSchema,
   fairnessRunResponseSchema,
   memberFairnessResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { recomputeFairnessNow } from '../../fairness/fairness-actions.service';
 import { listFairnessFlags, memberFairnessFlags, reviewFairnessFlag } from '../../fairness/fairness.service';
 import { adminOf } from '../admin-guard';

@@ -6,7 +6,7 @@ import {
   memberParamsSchema,
   memberSearchQuerySchema,
   setQualificationRequestSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { setAuthorDisqualified } from '../../mana/disqualification.service';
 import { memberDetail, searchMembers } from '../../members/members.service';
 import { adminOf } from '../admin-guard';

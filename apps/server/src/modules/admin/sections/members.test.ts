@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manaResponseSchema, memberStandingResponseSchema } from '@manaboard/contract';
 import {
   adminAuditResponseSchema,
   adminMemberResponseSchema,
   adminMembersResponseSchema,
   adminQualificationResponseSchema,
-  manaResponseSchema,
-  memberStandingResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { adminRequest, signedInAdmin, type AdminBrowser } from '../../../test/admin-flow';
 import { startLinkingTest, type LinkingTest } from '../../../test/linking-flow';
 import { trackedMember } from '../../../test/members-world';

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manaResponseSchema, programmeResponseSchema } from '@manaboard/contract';
 import {
   adminAuditResponseSchema,
   adminRewardsExportResponseSchema,
   adminRulesResponseSchema,
-  manaResponseSchema,
-  programmeResponseSchema,
   rulesDiffResponseSchema,
   rulesPreviewResponseSchema,
   rulesSaveResponseSchema,
   rulesVersionsResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { adminRequest, signedInAdmin, type AdminBrowser } from '../../../test/admin-flow';
 import { startLinkingTest, type LinkingTest } from '../../../test/linking-flow';
 import { trackedMember } from '../../../test/members-world';

@@ -8,7 +8,7 @@ import {
   rulesSaveResponseSchema,
   rulesVersionsQuerySchema,
   rulesVersionsResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { activeRules } from '../../programme/programme.service';
 import {
   listRuleVersions,

@@ -5,7 +5,7 @@ import {
   adminWorkerResponseSchema,
   runJobNowRequestSchema,
   setWorkerPausedRequestSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { networkUsageSource } from '../../../integrations/network-usage';
 import { requestJobRun, setWorkerPaused, workerStatus } from '../../worker-control/worker-control.service';
 import { adminOf } from '../admin-guard';

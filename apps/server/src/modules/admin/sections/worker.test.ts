@@ -4,7 +4,7 @@ import {
   adminRunRequestResponseSchema,
   adminWorkerPausedResponseSchema,
   adminWorkerResponseSchema,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { adminRequest, signedInAdmin, type AdminBrowser } from '../../../test/admin-flow';
 import { startLinkingTest, type LinkingTest } from '../../../test/linking-flow';
 import { testDatabaseKinds } from '../../../test/test-database';

@@ -6,7 +6,7 @@ import {
   type AdminAnnouncementAction,
   type AdminAnnouncementCreate,
   type AdminAnnouncementEdit,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { adminRequest } from '../../../lib/admin-api';
 
 export const adminAnnouncementKeys = { all: ['admin', 'announcements'] as const };

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { adminAnnouncementEditSchema, type Announcement } from '@manaboard/contract';
+import { type Announcement } from '@manaboard/contract';
+import { adminAnnouncementEditSchema } from '@manaboard/contract/admin';
 import { AnnouncementEntry } from '../../../components/announcement/announcement-entry';
 import { ConfirmDialog, type ConfirmRequest } from '../../../components/ui/confirm-dialog';
 import {

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { AdminAnnouncementAction, Announcement } from '@manaboard/contract';
+import type { Announcement } from '@manaboard/contract';
+import type { AdminAnnouncementAction } from '@manaboard/contract/admin';
 import { ConfirmDialog, type ConfirmRequest } from '../../../components/ui/confirm-dialog';
 import { formatLongDate } from '../../../lib/format-date';
 import {

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { adminAuditResponseSchema } from '@manaboard/contract';
+import { adminAuditResponseSchema } from '@manaboard/contract/admin';
 import { adminRequest, adminUrl, failureOf } from '../../../lib/admin-api';
 
 /** The filters as typed: dates are whole UTC days (YYYY-MM-DD). */

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AuditEntryView } from '@manaboard/contract';
+import type { AuditEntryView } from '@manaboard/contract/admin';
 import { auditQueryOptions, downloadAuditCsv, noFilters, type AuditFilters } from '../api/audit';
 import { AuditFiltersForm } from './audit-filters';
 

@@ -3,7 +3,7 @@ import {
   adminOkResponseSchema,
   adminSignInStartResponseSchema,
   type AdminSignInError,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import { adminRequest, failureOf, fetchAdminSession, setAdminCsrfToken } from '../../../lib/admin-api';
 import { ApiError } from '../../../lib/api-error';
 

@@ -1,6 +1,6 @@
 import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import type { AdminIdentity } from '@manaboard/contract';
+import type { AdminIdentity } from '@manaboard/contract/admin';
 
 /** One section of the console: its path under /admin, its name in the navigation, and its screen. */
 export type AdminSectionEntry = { path: string; label: string; Component: ComponentType };
