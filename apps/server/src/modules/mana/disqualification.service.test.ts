@@ -48,6 +48,8 @@ describe.each(testDatabaseKinds())('disqualification (%s)', (kind) => {
       now: new Date(START),
     });
     expect(done).toMatchObject({ handle: 'ann', referralsChanged: 1 });
+    // Off the (cached) board at once, before any totals run: every API process's cache hears of it.
+    expect(await names()).toEqual([['bob', 50 + 2 * 3]]);
     await h.worker.runJob('totals');
     expect(await names()).toEqual([['bob', 6]]);
     const posts = postsResponseSchema.parse((await h.get('/api/posts')).body).data;

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema';
 import { NotFoundError } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import * as repo from './disqualification.repository';
+import { bumpTotalsStamp } from './totals.repository';
 
 /** What the audit keeps of an author's standing, before and after a change. */
 function standingOf(author: repo.AuthorStanding) {
@@ -17,8 +18,9 @@ function standingOf(author: repo.AuthorStanding) {
 /**
  * Disqualifies (or requalifies) an author by handle, with a reason, audited (before and after) in the same
  * transaction. The reason, the actor and the time are kept on the author so the member's card can say why
- * (a requalification clears them; the audit log keeps the history). The author vanishes from the leaderboard and
- * earns nothing at the next totals run; the referrer who brought them in loses (or regains) that referral's
+ * (a requalification clears them; the audit log keeps the history). The author vanishes from the leaderboard at
+ * once (the totals stamp moves in the same transaction, so every cache hears of it) and earns nothing at the next
+ * totals run; the referrer who brought them in loses (or regains) that referral's
  * credit. Shared by the CLI (`npm run mana -- disqualify`) and the operator console.
  */
 export async function setAuthorDisqualified(
@@ -32,6 +34,9 @@ export async function setAuthorDisqualified(
     const referralsChanged = await repo.setDisqualified(trx, author.id, input.disqualified);
     const note = input.disqualified ? { reason: input.reason, by: input.actor, at } : null;
     await repo.setDisqualificationNote(trx, author.id, note);
+    // The public board leaves a disqualified author out as it reads: moving the stamp makes every API process's
+    // cached pages (this one's and the others') read again, rather than wait for the next totals run.
+    await bumpTotalsStamp(trx, at);
     const after = {
       disqualified: input.disqualified,
       reason: note?.reason ?? null,
