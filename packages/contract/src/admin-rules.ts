@@ -22,6 +22,7 @@ export const programmeRulesViewSchema = z.object({
   settleByHours: z.number(),
   minAccountAgeDays: z.number(),
   minFollowers: z.number(),
+  reservedHandles: z.array(z.string()),
 });
 
 /** One stored version of the programme rules: who saved it, when, and from where (console, command, file). */
