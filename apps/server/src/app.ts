@@ -17,7 +17,7 @@ import { Metrics } from './modules/metrics/metrics';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
-import { programmeRoutes } from './modules/programme/programme.routes';
+import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { CsrfTokens } from './modules/identity/csrf';
 import { csrfGuard, identityRoutes } from './modules/identity/identity.routes';
@@ -196,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(adminAuthRoutes, { auth: adminAuth, limits });
   let leaderboardCache: LeaderboardCache | undefined;
+  let programmeCache: ProgrammeCache | undefined;
   const adminOptions = {
     db: database.db,
     config,
@@ -208,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();
+      programmeCache?.invalidate();
     },
   };
   await app.register(adminScope, { prefix: '/api/admin', ...adminOptions });
@@ -229,7 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       deps.onLeaderboardCache?.(cache);
     },
   });
-  await app.register(programmeRoutes, { db: database.db });
+  await app.register(programmeRoutes, { db: database.db, onCache: (cache) => (programmeCache = cache) });
   await app.register(publicConfigRoutes, {
     socialNetwork: linking.network.name,
     simulated: network.simulatedX,

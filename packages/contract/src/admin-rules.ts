@@ -22,7 +22,9 @@ export const programmeRulesViewSchema = z.object({
   settleByHours: z.number(),
   minAccountAgeDays: z.number(),
   minFollowers: z.number(),
+  reservedHandles: z.array(z.string()),
 });
+export type ProgrammeRulesView = z.infer<typeof programmeRulesViewSchema>;
 
 /** One stored version of the programme rules: who saved it, when, and from where (console, command, file). */
 export const rulesVersionSchema = z.object({

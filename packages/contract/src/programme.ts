@@ -16,20 +16,23 @@ const count = (name: string) =>
  */
 export const OFFICIAL_HANDLE =
   /^(?:[A-Za-z0-9_]{1,15}|(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)$/;
-const handle = z.pipe(
+/* @__NO_SIDE_EFFECTS__ */
+const handleOf = (what: string) =>
   z.pipe(
-    z.string(),
-    z.transform((value: string) => value.trim().replace(/^@/, '')),
-  ),
-  checked(
-    z.string(),
-    z.maxLength(253, 'official handles are at most 253 characters'),
-    z.regex(
-      OFFICIAL_HANDLE,
-      'official handles are a name (1–15 letters, digits or _) or a full domain handle (team.example.com)',
+    z.pipe(
+      z.string(),
+      z.transform((value: string) => value.trim().replace(/^@/, '')),
     ),
-  ),
-);
+    checked(
+      z.string(),
+      z.maxLength(253, `${what} are at most 253 characters`),
+      z.regex(
+        OFFICIAL_HANDLE,
+        `${what} are a name (1–15 letters, digits or _) or a full domain handle (team.example.com)`,
+      ),
+    ),
+  );
+const handle = handleOf('official handles');
 const term = checked(
   z.string(),
   z.trim(),
@@ -90,6 +93,15 @@ export const programmeRulesSchema = checked(
     /** Anti-bot gate of referees: account age and followers. */
     minAccountAgeDays: count('minAccountAgeDays'),
     minFollowers: count('minFollowers'),
+    /**
+     * Handles no member may name as their referrer (HANDLE_RESERVED), beside the official accounts and the
+     * server's RESERVED_HANDLES; the same forms as official handles, checked against the network the same way.
+     * Optional: rules stored before it existed read as none.
+     */
+    reservedHandles: z._default(
+      checked(z.array(handleOf('reserved handles')), z.maxLength(100, 'at most 100 reserved handles')),
+      [],
+    ),
   }),
   z.refine((rules) => rules.keywords.length + rules.hashtags.length + rules.officialHandles.length > 0, {
     error: 'the programme needs at least one keyword, hashtag or official handle',

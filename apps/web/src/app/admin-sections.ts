@@ -16,6 +16,13 @@ export const adminSections: readonly AdminSectionEntry[] = [
     ),
   },
   {
+    path: 'rules',
+    label: 'Programme rules',
+    Component: lazy(() =>
+      import('../features/admin-rules/components/rules-section').then((m) => ({ default: m.RulesSection })),
+    ),
+  },
+  {
     path: 'audit',
     label: 'Audit log',
     Component: lazy(() =>

@@ -7,9 +7,19 @@ import { activeRules } from './programme.service';
 /** How long this process reuses the answer: rules change rarely, and a new version shows within a minute. */
 const RULES_CACHE_MS = 60_000;
 
-/** `GET /api/programme`: the public numbers of the programme rules in force (the web's "how to earn"). */
-export const programmeRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
+/** This process's copy of the public rules; dropped when an operator saves new rules here. */
+export type ProgrammeCache = { invalidate(): void };
+
+/**
+ * `GET /api/programme`: the public numbers of the programme rules in force (the web's "how to earn").
+ * `onCache` hands out the process's copy, so a save through the console shows at once on this process.
+ */
+export const programmeRoutes: FastifyPluginAsync<{
+  db: Kysely<Database>;
+  onCache?: (cache: ProgrammeCache) => void;
+}> = async (app, { db, onCache }) => {
   let cached: { body: ProgrammeResponse; at: number } | undefined;
+  onCache?.({ invalidate: () => (cached = undefined) });
   app.get('/api/programme', async (_request, reply) => {
     if (!cached || Date.now() - cached.at > RULES_CACHE_MS) {
       const { version, rules } = await activeRules(db);

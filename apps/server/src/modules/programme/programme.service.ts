@@ -12,17 +12,34 @@ export const PROGRAMME_FILE = path.join(paths.repoRoot, 'apps/server/content/pro
 
 export type ActiveRules = { version: number; rules: ProgrammeRules };
 
+/** The rules' handle lists that name accounts of the network (official and reserved). */
+const HANDLE_LISTS = ['officialHandles', 'reservedHandles'] as const;
+
+/**
+ * What the network's `handles` rule finds wrong with the rules' handle lists: each problem with its list and the
+ * item's index (`reservedHandles.0`). None without a rule.
+ */
+export function networkHandleProblems(
+  rules: ProgrammeRules,
+  handles?: OfficialHandleRule,
+): { field: (typeof HANDLE_LISTS)[number]; index: number; problem: string }[] {
+  if (!handles) return [];
+  return HANDLE_LISTS.flatMap((field) =>
+    rules[field].flatMap((handle, index) => {
+      const problem = handles.problem(handle);
+      return problem ? [{ field, index, problem }] : [];
+    }),
+  );
+}
+
 /**
  * Validates a set of rules; the error names every problem and where the rules came from. With the network's
- * `handles` rule, each official handle must also be one the configured network can have.
+ * `handles` rule, each official and reserved handle must also be one the configured network can have.
  */
 export function parseRules(input: unknown, from: string, handles?: OfficialHandleRule): ProgrammeRules {
   const parsed = programmeRulesSchema.safeParse(input);
   const problems = parsed.success
-    ? parsed.data.officialHandles.flatMap((handle, i) => {
-        const problem = handles?.problem(handle);
-        return problem ? [`officialHandles.${i}: ${problem}`] : [];
-      })
+    ? networkHandleProblems(parsed.data, handles).map((p) => `${p.field}.${p.index}: ${p.problem}`)
     : parsed.error.issues.map((i) => `${i.path.join('.') || '(rules)'}: ${i.message}`);
   if (!parsed.success || problems.length > 0)
     throw new Error(`Invalid programme rules in ${from}:\n  ${problems.join('\n  ')}`);

@@ -7,14 +7,14 @@ import {
 } from '@manaboard/contract/admin';
 import type { Database } from '../../db/schema';
 import { BadRequestError, NotFoundError } from '../../errors';
-import type { SocialNetwork } from '../../social/social-network';
+import type { OfficialHandleRule, SocialNetwork } from '../../social/social-network';
 import { changeRules, type Rescore } from '../mana/rescore.service';
 import { activeRules } from './programme.service';
 import * as repo from './programme.repository';
 import { diffRules, rulesQueryPreview, validateRules } from './rules-diff';
 
-/** The console's view of the port: only how a query reads on the network. */
-export type QueryDescriber = Pick<SocialNetwork, 'describeQuery'>;
+/** The console's view of the port: how a query reads on the network, and which handles it can have. */
+export type QueryDescriber = Pick<SocialNetwork, 'describeQuery'> & { handles?: OfficialHandleRule };
 
 /** Stored rules as the schema orders them (jsonb keeps its own key order), or as stored if they no longer parse. */
 const ordered = (rules: unknown) => {
@@ -61,7 +61,7 @@ export async function ruleVersionDiff(db: Kysely<Database>, version: number) {
  */
 export async function previewRules(db: Kysely<Database>, input: unknown, network: QueryDescriber) {
   const active = await activeRules(db);
-  const { rules, ...validation } = validateRules(input);
+  const { rules, ...validation } = validateRules(input, network.handles);
   return {
     currentVersion: active.version,
     validation,
@@ -98,9 +98,9 @@ export type RulesSave = {
 export async function saveRulesDraft(
   db: Kysely<Database>,
   input: unknown,
-  options: { actor: string; now: Date; source?: string },
+  options: { actor: string; now: Date; source?: string; handles?: OfficialHandleRule },
 ): Promise<RulesSave> {
-  const validation = validateRules(input);
+  const validation = validateRules(input, options.handles);
   if (!validation.valid) {
     const { valid, fieldErrors, formErrors } = validation;
     throw new RulesInvalidError({ valid, fieldErrors, formErrors });
@@ -110,6 +110,7 @@ export async function saveRulesDraft(
     source: options.source ?? 'console',
     actor: options.actor,
     now: options.now,
+    handles: options.handles,
   });
   return {
     version: change.version,

@@ -5,8 +5,8 @@ import {
   type RulesFieldChange,
   type RulesValidation,
 } from '@manaboard/contract/admin';
-import type { QueryPreview } from '../../social/social-network';
-import { officialPostsQuery, programmeQuery } from './programme.service';
+import type { OfficialHandleRule, QueryPreview } from '../../social/social-network';
+import { networkHandleProblems, officialPostsQuery, programmeQuery } from './programme.service';
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -44,11 +44,21 @@ export function diffRules(before: unknown, after: unknown, prefix = ''): RulesFi
 /**
  * Validates a draft with the contract's rules schema and groups the problems the way a form shows them: by
  * field (dotted path; an item of a list under its list, named by its position), and those about the whole set.
+ * With the network's `handles` rule, official and reserved handles the network cannot have are field errors too.
  */
-export function validateRules(input: unknown): RulesValidation & { rules?: ProgrammeRules } {
+export function validateRules(
+  input: unknown,
+  handles?: OfficialHandleRule,
+): RulesValidation & { rules?: ProgrammeRules } {
   const parsed = programmeRulesSchema.safeParse(input);
-  if (parsed.success) return { valid: true, fieldErrors: {}, formErrors: [], rules: parsed.data };
   const fieldErrors: Record<string, string[]> = {};
+  if (parsed.success) {
+    const problems = networkHandleProblems(parsed.data, handles);
+    if (problems.length === 0) return { valid: true, fieldErrors, formErrors: [], rules: parsed.data };
+    for (const { field, index, problem } of problems)
+      (fieldErrors[field] ??= []).push(`item ${index + 1}: ${problem}`);
+    return { valid: false, fieldErrors, formErrors: [] };
+  }
   const formErrors: string[] = [];
   for (const issue of parsed.error.issues) {
     const names = issue.path.filter((p) => typeof p === 'string');

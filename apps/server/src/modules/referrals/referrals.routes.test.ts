@@ -277,6 +277,28 @@ describe.each(testDatabaseKinds())('referrals on %s', (kind) => {
     }
   });
 
+  it('refuses a handle the programme rules reserve as HANDLE_RESERVED, linked or not, and frees it after', async () => {
+    const { db } = t.database;
+    const { rules } = await activeRules(db);
+    await linkedBrowser(t, 'Withheld_Star');
+    const asker = await linkedBrowser(t, 'withheld_asker');
+    try {
+      await saveRules(db, { ...rules, reservedHandles: ['@withheld_star', 'Withheld_Ghost'] }, 'test');
+      expect((await activeRules(db)).rules.reservedHandles).toEqual(['withheld_star', 'Withheld_Ghost']);
+      // Reserved by the rules, compared case-insensitively, whether or not anyone linked the name.
+      await expectRefused(asker, 'Withheld_Star', 'HANDLE_RESERVED');
+      await expectRefused(asker, 'withheld_ghost', 'HANDLE_RESERVED');
+      // The configured names still count beside the rules' list.
+      await expectRefused(asker, 'reserved_two', 'HANDLE_RESERVED');
+      expect(await status(asker)).toEqual({ status: 'not_referred', referrerHandle: null });
+    } finally {
+      await saveRules(db, rules, 'test');
+    }
+    // Once the rules no longer reserve it, the member is a referrer like any other.
+    expect((await apply(asker, 'Withheld_Star')).statusCode).toBe(200);
+    expect(await status(asker)).toEqual({ status: 'already_referred', referrerHandle: 'Withheld_Star' });
+  });
+
   it('makes exactly one referral out of 50 parallel applies', async () => {
     const referrers = await Promise.all(['race_r1', 'race_r2'].map((h) => linkedBrowser(t, h)));
     expect(referrers).toHaveLength(2);

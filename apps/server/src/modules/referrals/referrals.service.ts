@@ -18,8 +18,9 @@ import * as repo from './referrals.repository';
 const MAX_CHAIN = 1_000;
 
 /**
- * What the referral rules need to know. The reward, the anti-bot gate and the official accounts are programme
- * rules, read through the programme service at each apply; only the extra reserved names are configuration.
+ * What the referral rules need to know. The reward, the anti-bot gate, the official accounts and the reserved
+ * handles are programme rules, read through the programme service at each apply; RESERVED_HANDLES in the
+ * configuration still adds names, for deployments that set it before the rules had the list.
  */
 export type ReferralDeps = {
   db: Kysely<Database>;
@@ -27,12 +28,19 @@ export type ReferralDeps = {
   now: () => number;
 };
 
-/** The reserved list: the programme's official accounts and configured names, compared case-insensitively. */
+/**
+ * The reserved list: the programme's official accounts, the handles its rules reserve and the names the server's
+ * configuration still reserves (RESERVED_HANDLES), compared case-insensitively.
+ */
 export function reservedHandles(
-  programme: Pick<ProgrammeRules, 'officialHandles'>,
+  programme: Pick<ProgrammeRules, 'officialHandles' | 'reservedHandles'>,
   config: Pick<ReferralConfig, 'reservedHandles'>,
 ) {
-  return new Set([...programme.officialHandles, ...config.reservedHandles].map((h) => h.toLowerCase()));
+  return new Set(
+    [...programme.officialHandles, ...programme.reservedHandles, ...config.reservedHandles].map((h) =>
+      h.toLowerCase(),
+    ),
+  );
 }
 
 /** The anti-bot gate (DESIGN §4, programme rules): a network account old enough and followed enough to be a referee. */

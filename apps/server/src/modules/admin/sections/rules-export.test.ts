@@ -111,6 +111,62 @@ describe.each(testDatabaseKinds())('console rules and rewards export on %s', (ki
     });
   });
 
+  it('reserved handles are a rule: checked like official handles, previewed, saved as a version and diffed', async () => {
+    const { version, rules } = adminRulesResponseSchema.parse((await get('/api/admin/rules')).json()).data;
+    expect(rules.reservedHandles).toEqual([]);
+    const preview = async (draft: unknown) =>
+      rulesPreviewResponseSchema.parse(
+        (await adminRequest(t, admin, 'POST', '/api/admin/rules/preview', { rules: draft })).json(),
+      ).data;
+
+    // Not a handle at all, and a domain handle the configured network (X) cannot have: both by the field.
+    const malformed = await preview({ ...rules, reservedHandles: ['has space'] });
+    expect(malformed.validation.fieldErrors.reservedHandles).toEqual([
+      expect.stringMatching(/^item 1: reserved handles are a name/),
+    ]);
+    const domain = await preview({ ...rules, reservedHandles: ['Fine_Name', 'team.example.com'] });
+    expect(domain.validation.valid).toBe(false);
+    expect(domain.validation.fieldErrors).toEqual({
+      reservedHandles: [expect.stringMatching(/^item 2: "team\.example\.com" is not an X handle/)],
+    });
+    const domainSave = await adminRequest(t, admin, 'POST', '/api/admin/rules', {
+      rules: { ...rules, reservedHandles: ['team.example.com'] },
+    });
+    expect(domainSave.statusCode).toBe(400);
+
+    const draft = { ...rules, reservedHandles: ['@Brand_Partner', 'support_desk'] };
+    const good = await preview(draft);
+    expect(good.validation.valid).toBe(true);
+    expect(good.changes).toEqual([
+      {
+        field: 'reservedHandles',
+        before: [],
+        after: ['Brand_Partner', 'support_desk'],
+        added: ['Brand_Partner', 'support_desk'],
+        removed: [],
+      },
+    ]);
+
+    const saved = rulesSaveResponseSchema.parse(
+      (await adminRequest(t, admin, 'POST', '/api/admin/rules', { rules: draft })).json(),
+    ).data;
+    expect(saved).toMatchObject({ version: version + 1, unchanged: false });
+    expect(saved.rules.reservedHandles).toEqual(['Brand_Partner', 'support_desk']);
+    const now = adminRulesResponseSchema.parse((await get('/api/admin/rules')).json()).data;
+    expect(now).toMatchObject({
+      version: version + 1,
+      rules: { reservedHandles: ['Brand_Partner', 'support_desk'] },
+    });
+
+    const diff = rulesDiffResponseSchema.parse(
+      (await get(`/api/admin/rules/versions/${version + 1}/diff`)).json(),
+    ).data;
+    expect(diff.changes).toEqual([expect.objectContaining({ field: 'reservedHandles', removed: [] })]);
+    // Members never see the list: the public rules do not carry it.
+    const publicRules = (await t.app.inject({ method: 'GET', url: '/api/programme' })).body;
+    expect(publicRules).not.toContain('Brand_Partner');
+  });
+
   it('exports all time as the leaderboard shows it, as JSON and as CSV', async () => {
     const board = manaResponseSchema.parse(
       (await t.app.inject({ method: 'GET', url: '/api/mana?limit=50' })).json(),

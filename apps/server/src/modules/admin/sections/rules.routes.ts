@@ -16,6 +16,7 @@ import {
   ruleVersionDiff,
   saveRulesDraft,
 } from '../../programme/rules-admin.service';
+import { officialHandleRule } from '../../../social/official-handles';
 import { adminOf } from '../admin-guard';
 import type { AdminSectionOptions } from '../admin-sections';
 
@@ -25,7 +26,9 @@ import type { AdminSectionOptions } from '../admin-sections';
  * version through changeRules, as `npm run mana -- rules` stores one; Mana already final is never rewritten.
  */
 export const adminRulesRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = async (app, options) => {
-  const { db, now, describeQuery, afterManaChange } = options;
+  const { db, config, now, describeQuery, afterManaChange } = options;
+  // Official and reserved handles must be ones the configured network can have, as `npm run mana -- rules` checks.
+  const handles = officialHandleRule(config.socialNetwork);
 
   app.get('/rules', { schema: { response: { 200: adminRulesResponseSchema } } }, async () => ({
     success: true as const,
@@ -49,7 +52,7 @@ export const adminRulesRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = asyn
     { schema: { body: rulesDraftRequestSchema, response: { 200: rulesPreviewResponseSchema } } },
     async (request) => ({
       success: true as const,
-      data: await previewRules(db, request.body.rules, { describeQuery }),
+      data: await previewRules(db, request.body.rules, { describeQuery, handles }),
     }),
   );
 
@@ -60,6 +63,7 @@ export const adminRulesRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = asyn
       const saved = await saveRulesDraft(db, request.body.rules, {
         actor: adminOf(request).actor,
         now: new Date(now()),
+        handles,
       });
       if (!saved.unchanged) await afterManaChange();
       return { success: true as const, data: saved };
