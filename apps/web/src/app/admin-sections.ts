@@ -22,4 +22,13 @@ export const adminSections: readonly AdminSectionEntry[] = [
       import('../features/admin-audit/components/audit-section').then((m) => ({ default: m.AuditSection })),
     ),
   },
+  {
+    path: 'fairness',
+    label: 'Fairness signals',
+    Component: lazy(() =>
+      import('../features/admin-fairness/components/fairness-section').then((m) => ({
+        default: m.FairnessSection,
+      })),
+    ),
+  },
 ];
