@@ -31,4 +31,22 @@ export const adminSections: readonly AdminSectionEntry[] = [
       })),
     ),
   },
+  {
+    path: 'worker',
+    label: 'Worker and network',
+    Component: lazy(() =>
+      import('../features/admin-worker/components/worker-section').then((m) => ({
+        default: m.WorkerSection,
+      })),
+    ),
+  },
+  {
+    path: 'export',
+    label: 'Rewards export',
+    Component: lazy(() =>
+      import('../features/admin-export/components/export-section').then((m) => ({
+        default: m.ExportSection,
+      })),
+    ),
+  },
 ];
