@@ -16,4 +16,4 @@ export const usd = (n: number) =>
   `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 export const button =
-  'rounded-full border border-white/20 px-3 py-1 text-xs font-semibold hover:bg-white/10 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold';
+  'whitespace-nowrap rounded-full border border-white/20 px-3 py-1 text-xs font-semibold hover:bg-white/10 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold';
