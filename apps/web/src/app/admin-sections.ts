@@ -29,4 +29,31 @@ export const adminSections: readonly AdminSectionEntry[] = [
       import('../features/admin-audit/components/audit-section').then((m) => ({ default: m.AuditSection })),
     ),
   },
+  {
+    path: 'fairness',
+    label: 'Fairness signals',
+    Component: lazy(() =>
+      import('../features/admin-fairness/components/fairness-section').then((m) => ({
+        default: m.FairnessSection,
+      })),
+    ),
+  },
+  {
+    path: 'worker',
+    label: 'Worker and network',
+    Component: lazy(() =>
+      import('../features/admin-worker/components/worker-section').then((m) => ({
+        default: m.WorkerSection,
+      })),
+    ),
+  },
+  {
+    path: 'export',
+    label: 'Rewards export',
+    Component: lazy(() =>
+      import('../features/admin-export/components/export-section').then((m) => ({
+        default: m.ExportSection,
+      })),
+    ),
+  },
 ];

@@ -1,0 +1,26 @@
+const DAY_MS = 86_400_000;
+
+/** The ISO 8601 week (`YYYY-Www`) holding a moment, in UTC (the server's rule: apps/server/.../iso-week.ts). */
+export function isoWeekOf(at: Date): string {
+  const day = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
+  const weekday = (new Date(day).getUTCDay() + 6) % 7;
+  const thursday = new Date(day + (3 - weekday) * DAY_MS);
+  const year = thursday.getUTCFullYear();
+  const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS / 7) + 1;
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}
+
+export type WeekChoice = { week: string; monday: string };
+
+/**
+ * The `count` weeks before the one holding `now`, most recent (last week) first, each with its Monday (UTC) so
+ * the select can say which days it covers. The current week is left out: it is not over, so not yet rewarded.
+ */
+export function recentWeeks(now: Date, count: number): WeekChoice[] {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  const thisMonday = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY_MS;
+  return Array.from({ length: count }, (_, i) => {
+    const monday = new Date(thisMonday - (i + 1) * 7 * DAY_MS);
+    return { week: isoWeekOf(monday), monday: monday.toISOString().slice(0, 10) };
+  });
+}
