@@ -25,4 +25,15 @@ describe('CSV cells', () => {
       ]),
     ).toBe("a,b\r\n1,'=2\r\n");
   });
+
+  it('writes numbers as they are: a negative figure is a number, not a defused formula', () => {
+    expect(csvCell(-12)).toBe('-12');
+    expect(csvCell('-12')).toBe("'-12");
+    expect(
+      toCsv([
+        ['rank', 'mana'],
+        [1, -3],
+      ]),
+    ).toBe('rank,mana\r\n1,-3\r\n');
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isoWeekMonday, isoWeekOf } from './iso-week';
-import { csvCell, rewardsCsv } from './rewards-csv';
+import { csvCell } from '../audit/csv';
+import { rewardsCsv } from './rewards-csv';
 
 describe('rewards CSV', () => {
   it('neutralises formulas and quotes what needs quoting', () => {
