@@ -14,23 +14,28 @@ async function flagsShown(page: Page): Promise<boolean> {
 }
 
 /**
- * On a signed-in console: Fairness signals says flags are advice; when the demo world holds no flag yet, the
- * operator recomputes and reads what the detector found; a flag's evidence opens and a review is saved.
+ * On a signed-in console: Fairness signals says flags are advice; the demo world's planted ring shows as six ring
+ * flags, each saying why; a recompute keeps them; a flag's evidence opens and a review is saved.
  */
 export async function checkFairnessSection(page: Page, origin: string, width: number): Promise<void> {
   await page.goto(`${origin}/admin/announcements`, { waitUntil: 'networkidle' });
   await openConsoleSection(page, 'Fairness signals');
   await page.getByText(/never an automatic penalty/).waitFor();
-  let flagged = await flagsShown(page);
-  await expectNoSeriousAxeFindings(page, `fairness ${flagged ? 'flags' : 'empty'} at ${width}`);
-  if (!flagged) {
-    await page.getByRole('button', { name: 'Recompute now' }).click();
-    await page.getByText(/^Recomputed in \d+ ms over \d+ authors?:/).waitFor();
-    // TODO(lead): once the demo world plants a ring, require flags here.
-    flagged = await flagsShown(page);
-    await expectNoSeriousAxeFindings(page, `fairness recomputed at ${width}`);
-  }
-  if (!flagged) return;
+  // The demo world plants one ring of six (docs/fairness.md), flagged as soon as the history replay caught up.
+  await page.getByLabel('Kind').selectOption('ring');
+  expect(await flagsShown(page)).toBe(true);
+  const rings = flagsList(page).locator(':scope > li');
+  await expect.poll(() => rings.count()).toBe(6);
+  await expect
+    .poll(() => rings.first().textContent())
+    .toMatch(/came from a group of 6 accounts that engage with each other/);
+  await expectNoSeriousAxeFindings(page, `fairness rings at ${width}`);
+  await page.getByLabel('Kind').selectOption('');
+  await page.getByRole('button', { name: 'Recompute now' }).click();
+  await page.getByText(/^Recomputed in \d+ ms over \d+ authors?:/).waitFor();
+  await expectNoSeriousAxeFindings(page, `fairness recomputed at ${width}`);
+  await page.getByLabel('Kind').selectOption('ring');
+  await expect.poll(() => rings.count()).toBe(6);
   const first = flagsList(page).locator(':scope > li').first();
   await first.getByText('Evidence', { exact: true }).click();
   await first.locator('dl').first().waitFor();
