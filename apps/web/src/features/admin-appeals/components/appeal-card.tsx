@@ -130,7 +130,7 @@ export function AppealCard({
               {send.isPending ? 'Sending…' : 'Send answer'}
             </button>
             <Link to={memberPagePath(appeal.authorId)} className={link}>
-              Requalify<span className="sr-only"> @{appeal.handle}</span> on their page
+              Requalify @{appeal.handle} on their page
             </Link>
           </div>
         </form>
