@@ -9,7 +9,7 @@ const listOrEmpty = (page: Page, which: 'Open' | 'All') =>
     .getByRole('list', { name: `${which} appeals, newest first` })
     .or(
       page.getByText(
-        which === 'Open' ? 'No open appeals: every appeal has an answer.' : 'No member has appealed yet.',
+        which === 'Open' ? 'No open appeals: none is waiting for an answer.' : 'No member has appealed yet.',
       ),
     );
 

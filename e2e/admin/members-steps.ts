@@ -50,7 +50,6 @@ async function openSection(page: Page): Promise<void> {
 async function search(page: Page, q: string): Promise<void> {
   await page.getByLabel('Handle or name').fill(q);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await results(page, q).waitFor();
 }
 
 /** Confirms the dialog the Disqualify / Requalify button opened, and waits for the new standing. */
@@ -84,6 +83,7 @@ export async function checkMembersSection(page: Page, origin: string, width: num
   await expectNoSeriousAxeFindings(page, `members (start) ${width}`);
 
   await search(page, handle);
+  await results(page, handle).waitFor();
   expect(page.url()).toBe(`${origin}/admin/members?q=${encodeURIComponent(handle)}`);
   const hit = results(page, handle).getByRole('link', { name: `@${handle}`, exact: true });
   await hit.waitFor();
@@ -96,7 +96,9 @@ export async function checkMembersSection(page: Page, origin: string, width: num
 
   await hit.click();
   await page.getByRole('heading', { name: `@${handle}`, level: 1 }).waitFor();
-  expect(await page.getByRole('region', { name: 'Mana' }).textContent()).toMatch(/All-time total \d+ Mana/);
+  expect(await page.getByRole('region', { name: 'Mana' }).textContent()).toMatch(
+    /All-time total [\d,]+ Mana/,
+  );
   await page.getByRole('region', { name: 'Referrals' }).waitFor();
   await page.getByRole('region', { name: 'History' }).waitFor();
   await expectNoSeriousAxeFindings(page, `member page ${width}`);

@@ -136,7 +136,7 @@ describe('the Appeals section', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() =>
-      expect(screen.getByText('No open appeals: every appeal has an answer.')).toBeTruthy(),
+      expect(screen.getByText('No open appeals: none is waiting for an answer.')).toBeTruthy(),
     );
   });
 });

@@ -60,7 +60,9 @@ export function AppealsSection() {
         </div>
       ) : appeals.data.data.appeals.length === 0 ? (
         <p className="text-violet-200">
-          {status === 'open' ? 'No open appeals: every appeal has an answer.' : 'No member has appealed yet.'}
+          {status === 'open'
+            ? 'No open appeals: none is waiting for an answer.'
+            : 'No member has appealed yet.'}
         </p>
       ) : (
         <ul

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { BreakdownLine, MemberDetail } from '@manaboard/contract';
-import { button, formatWhen, link, panel } from './styles';
+import { button, formatMana, formatWhen, link, panel } from './styles';
 
 /** How many lines show before "Show all": an active author has hundreds. */
 const FIRST_LINES = 15;
@@ -49,8 +49,9 @@ export function MemberBreakdown({ breakdown }: { breakdown: MemberDetail['breakd
       ) : (
         <>
           <p className="text-sm">
-            All-time total <strong className="text-xl tabular-nums text-gold">{breakdown.totalMana}</strong>{' '}
-            Mana from {breakdown.lines.length} {breakdown.lines.length === 1 ? 'line' : 'lines'}.
+            All-time total{' '}
+            <strong className="text-xl tabular-nums text-gold">{formatMana(breakdown.totalMana)}</strong> Mana
+            from {breakdown.lines.length} {breakdown.lines.length === 1 ? 'line' : 'lines'}.
           </p>
           {lines.length > 0 ? (
             <div className="overflow-x-auto">
@@ -79,7 +80,7 @@ export function MemberBreakdown({ breakdown }: { breakdown: MemberDetail['breakd
                           <span className="block text-xs text-violet-200">{detail}</span>
                         </td>
                         <td className="py-1.5 pr-3 text-violet-100">{status}</td>
-                        <td className="py-1.5 text-right tabular-nums">{line.mana}</td>
+                        <td className="py-1.5 text-right tabular-nums">{formatMana(line.mana)}</td>
                       </tr>
                     );
                   })}

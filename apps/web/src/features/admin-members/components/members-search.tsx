@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { MemberSummary } from '@manaboard/contract';
 import { memberPath, memberSearchQueryOptions } from '../api/members';
 import { QualificationBadge } from './qualification-badge';
-import { button, input, label, link, primaryButton } from './styles';
+import { button, formatMana, input, label, link, primaryButton } from './styles';
 
 /**
  * Search by handle or name. The query lives in the URL (`?q=`), so back and forward return to earlier searches
@@ -130,7 +130,9 @@ function SearchResults({ q }: { q: string }) {
                 <td className="px-3 py-2">
                   <QualificationBadge disqualified={member.disqualified} />
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{member.mana ?? '—'}</td>
+                <td className="px-3 py-2 text-right tabular-nums">
+                  {member.mana === null ? '—' : formatMana(member.mana)}
+                </td>
                 <td className="px-3 py-2 text-right tabular-nums">{member.rank ? `#${member.rank}` : '—'}</td>
               </tr>
             ))}
@@ -177,7 +179,10 @@ function MemberCard({ member }: { member: MemberSummary }) {
       </div>
       <p className="text-violet-100">{roles(member)}</p>
       <p className="text-violet-100">
-        Mana <strong className="tabular-nums text-white">{member.mana ?? '—'}</strong>
+        Mana{' '}
+        <strong className="tabular-nums text-white">
+          {member.mana === null ? '—' : formatMana(member.mana)}
+        </strong>
         {member.rank ? <span className="tabular-nums"> · rank #{member.rank}</span> : null}
       </p>
     </li>

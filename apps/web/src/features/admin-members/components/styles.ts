@@ -10,6 +10,10 @@ export const link =
   'font-semibold text-mana-soft underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold';
 export const panel = 'space-y-3 rounded-xl border border-white/10 bg-dusk/70 p-4';
 
+const number = new Intl.NumberFormat('en-US');
+/** Mana with thousands separators, as the public board shows it. */
+export const formatMana = (mana: number) => number.format(mana);
+
 const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 /** An instant as the console shows it: day and minute, in UTC (the audit log's clock). */
 export const formatWhen = (iso: string) => `${when.format(new Date(iso))} UTC`;
