@@ -93,12 +93,12 @@ function SearchResults({ q }: { q: string }) {
         {total === 1 ? '1 match' : `${total} matches`}
         {members.length < total ? `, showing ${members.length}` : ''}.
       </p>
-      <ul className="space-y-3 md:hidden" aria-label={caption}>
+      <ul className="space-y-3 lg:hidden" aria-label={caption}>
         {members.map((member) => (
           <MemberCard key={member.memberId} member={member} />
         ))}
       </ul>
-      <div className="hidden overflow-x-auto rounded-xl border border-white/10 md:block">
+      <div className="hidden overflow-x-auto rounded-xl border border-white/10 lg:block">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-dusk/80 text-xs uppercase tracking-wide text-violet-100">
@@ -169,7 +169,7 @@ function MemberName({ member }: { member: MemberSummary }) {
   );
 }
 
-/** A hit as a card on phones, where the five-column table cannot fit. */
+/** A hit as a card on phones, where the five-column table cannot fit (below 1024 px, beside the navigation). */
 function MemberCard({ member }: { member: MemberSummary }) {
   return (
     <li className="space-y-2 rounded-xl border border-white/10 bg-dusk/70 p-3 text-sm">
