@@ -23,6 +23,24 @@ export const adminSections: readonly AdminSectionEntry[] = [
     ),
   },
   {
+    path: 'members',
+    label: 'Members',
+    Component: lazy(() =>
+      import('../features/admin-members/components/members-section').then((m) => ({
+        default: m.MembersSection,
+      })),
+    ),
+  },
+  {
+    path: 'appeals',
+    label: 'Appeals',
+    Component: lazy(() =>
+      import('../features/admin-appeals/components/appeals-section').then((m) => ({
+        default: m.AppealsSection,
+      })),
+    ),
+  },
+  {
     path: 'audit',
     label: 'Audit log',
     Component: lazy(() =>

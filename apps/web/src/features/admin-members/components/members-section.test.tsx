@@ -1,0 +1,306 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MemberDetail, MemberSummary } from '@manaboard/contract/admin';
+import { setAdminCsrfToken } from '../../../lib/admin-api';
+import { fakeReferralService, networkDown, requestsTo } from '../../../test/fake-referral-service';
+import { renderWithProviders } from '../../../test/render-with-providers';
+import { MembersSection } from './members-section';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const found = (members: MemberSummary[]) => json({ success: true, data: { members, total: members.length } });
+
+const summary = (handle: string, over: Partial<MemberSummary> = {}): MemberSummary => ({
+  memberId: `id-${handle}`,
+  handle,
+  displayName: `${handle} Display`,
+  tracked: true,
+  linked: true,
+  disqualified: false,
+  mana: 120,
+  rank: 3,
+  ...over,
+});
+
+const alice: MemberDetail = {
+  memberId: '1001',
+  profile: {
+    handle: 'alice',
+    displayName: 'Alice A',
+    avatarUrl: null,
+    firstTrackedAt: '2026-11-01T10:00:00.000Z',
+  },
+  account: {
+    handle: 'alice',
+    linkedAt: '2026-11-02T10:00:00.000Z',
+    followers: 321,
+    networkCreatedAt: '2020-01-01T00:00:00.000Z',
+    browsers: 2,
+  },
+  breakdown: {
+    authorId: '1001',
+    authorName: 'Alice A',
+    period: 'all',
+    totalMana: 57,
+    weights: { like: 1, reply: 3, repost: 2, quote: 4 },
+    lines: [
+      {
+        type: 'post',
+        postId: 'p1',
+        url: 'https://x.example/alice/status/p1',
+        createdAt: '2026-11-20T09:00:00.000Z',
+        likes: 10,
+        replies: 5,
+        reposts: 2,
+        quotes: 1,
+        multiplier: 1,
+        mana: 33,
+        status: 'live',
+        final: true,
+        overDailyLimit: false,
+      },
+      { type: 'referral', refereeHandle: null, count: 2, mana: 24, at: '2026-11-21T09:00:00.000Z' },
+    ],
+  },
+  referrals: {
+    referredBy: {
+      handle: 'carol',
+      memberId: '3003',
+      status: 'credited',
+      rewardMana: 12,
+      at: '2026-11-02T11:00:00.000Z',
+    },
+    referred: [
+      {
+        handle: 'dave',
+        memberId: '4004',
+        status: 'credited',
+        rewardMana: 12,
+        at: '2026-11-05T11:00:00.000Z',
+      },
+      { handle: 'erin', memberId: '5005', status: 'void', rewardMana: 0, at: '2026-11-06T11:00:00.000Z' },
+    ],
+  },
+  disqualification: { disqualified: false, reason: null, by: null, at: null },
+  appeals: [],
+  history: [
+    {
+      at: '2026-11-03T08:00:00.000Z',
+      actor: 'admin:@ManaboardHQ (42)',
+      action: 'author.requalify',
+      details: { reason: 'Cleared after review' },
+    },
+  ],
+};
+const memberAnswer = (detail: MemberDetail) => json({ success: true, data: detail });
+
+/** Where the router is, and a way back, as the browser's address bar and Back button would give. */
+function Browser() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <p data-testid="location">{location.pathname + location.search}</p>
+      <button type="button" onClick={() => void navigate(-1)}>
+        Browser back
+      </button>
+    </>
+  );
+}
+
+const mounted = (
+  <>
+    <Routes>
+      <Route path="/admin/members/*" element={<MembersSection />} />
+    </Routes>
+    <Browser />
+  </>
+);
+
+beforeEach(() => setAdminCsrfToken('admin-token'));
+afterEach(() => {
+  setAdminCsrfToken(null);
+  vi.unstubAllGlobals();
+});
+
+describe('the Members section: search', () => {
+  it('searches from the URL, keeps a new query in the URL, and goes back to the previous search', async () => {
+    const fetchMock = fakeReferralService({
+      'GET /api/admin/members': ({ url }) =>
+        url.searchParams.get('q') === 'ali'
+          ? found([summary('alice'), summary('alina', { disqualified: true, mana: null, rank: null })])
+          : found([summary('bob')]),
+    });
+    renderWithProviders(mounted, '/admin/members?q=ali');
+    const table = await screen.findByRole('table', { name: 'Members matching “ali”' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]!).getByRole('link', { name: '@alice' }).getAttribute('href')).toBe(
+      '/admin/members/id-alice',
+    );
+    expect(rows[2]!.textContent).toContain('Disqualified');
+    expect(screen.getByRole('list', { name: 'Members matching “ali”' }).children).toHaveLength(2);
+    expect(screen.getByText('2 matches.')).toBeTruthy();
+
+    const field = screen.getByLabelText('Handle or name');
+    expect((field as HTMLInputElement).value).toBe('ali');
+    fireEvent.change(field, { target: { value: ' @bob ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByRole('table', { name: 'Members matching “@bob”' });
+    expect(screen.getByTestId('location').textContent).toBe('/admin/members?q=%40bob');
+    expect(requestsTo(fetchMock, 'GET /api/admin/members')).toHaveLength(2);
+    const lastUrl = new URL(String(fetchMock.mock.calls.at(-1)?.[0]), 'http://localhost');
+    expect(lastUrl.searchParams.get('q')).toBe('@bob');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Browser back' }));
+    await screen.findByRole('table', { name: 'Members matching “ali”' });
+    expect((screen.getByLabelText('Handle or name') as HTMLInputElement).value).toBe('ali');
+  });
+
+  it('says so when nothing matches, and asks for a query before searching', async () => {
+    const fetchMock = fakeReferralService({ 'GET /api/admin/members': found([]) });
+    renderWithProviders(mounted, '/admin/members');
+    expect(screen.getByText(/Search authors and linked members/)).toBeTruthy();
+    expect(requestsTo(fetchMock, 'GET /api/admin/members')).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Handle or name'), { target: { value: 'nobody' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('No author or member matches “nobody”.')).toBeTruthy();
+  });
+
+  it('shows a failed search with Retry, which searches again', async () => {
+    fakeReferralService({
+      'GET /api/admin/members': [
+        json({ success: false, error: 'Too many requests, slow down.' }, 429),
+        json({ success: false, error: 'Too many requests, slow down.' }, 429),
+        found([summary('alice')]),
+      ],
+    });
+    renderWithProviders(mounted, '/admin/members?q=alice');
+    const alert = await screen.findByRole('alert', {}, { timeout: 4000 });
+    expect(alert.textContent).toContain('Too many requests, slow down.');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'Members matching “alice”' })).toBeTruthy();
+  });
+});
+
+describe('the Members section: a member’s page', () => {
+  it('shows the member, their Mana lines, referrals both ways, appeals and history', async () => {
+    const fetchMock = fakeReferralService({ 'GET /api/admin/members/1001': memberAnswer(alice) });
+    renderWithProviders(mounted, '/admin/members/1001');
+    expect(await screen.findByRole('heading', { name: '@alice', level: 1 })).toBeTruthy();
+    expect(screen.getByText('Qualified')).toBeTruthy();
+    expect(screen.getByText(/321 followers · 2 browsers/)).toBeTruthy();
+
+    const mana = screen.getByRole('region', { name: 'Mana' });
+    expect(mana.textContent).toContain('All-time total 57 Mana from 2 lines');
+    expect(
+      within(mana)
+        .getByRole('link', { name: /^Post of/ })
+        .getAttribute('href'),
+    ).toBe('https://x.example/alice/status/p1');
+    expect(within(mana).getByText('2 referrals')).toBeTruthy();
+
+    const referrals = screen.getByRole('region', { name: 'Referrals' });
+    expect(within(referrals).getByRole('link', { name: '@carol' }).getAttribute('href')).toBe(
+      '/admin/members/3003',
+    );
+    const referred = within(referrals).getByRole('list', { name: 'Members they referred' });
+    expect(
+      within(referred)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([expect.stringContaining('@dave · credited 12 Mana'), expect.stringContaining('@erin · void')]);
+    expect(screen.getByRole('region', { name: 'Appeals' }).textContent).toContain('No appeals.');
+    expect(screen.getByRole('region', { name: 'History' }).textContent).toContain('“Cleared after review”');
+    expect(requestsTo(fetchMock, 'GET /api/admin/members/1001')).toHaveLength(1);
+  });
+
+  it('disqualifies with a required reason, confirmed, sending what the contract expects with the CSRF token', async () => {
+    const disqualified: MemberDetail = {
+      ...alice,
+      disqualification: {
+        disqualified: true,
+        reason: 'Bought engagement from a ring',
+        by: 'admin:@ManaboardHQ (42)',
+        at: '2026-11-24T12:00:00.000Z',
+      },
+    };
+    const fetchMock = fakeReferralService({
+      'GET /api/admin/members/1001': [memberAnswer(alice), memberAnswer(disqualified)],
+      'POST /api/admin/members/qualification': json({
+        success: true,
+        data: { authorId: '1001', handle: 'alice', referralsChanged: 1 },
+      }),
+    });
+    renderWithProviders(mounted, '/admin/members/1001');
+    const standing = await screen.findByRole('region', { name: 'Standing' });
+
+    fireEvent.click(within(standing).getByRole('button', { name: 'Disqualify @alice' }));
+    expect(within(standing).getByText('Write a reason of at least 3 characters.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    fireEvent.change(within(standing).getByLabelText(/Reason \(the member reads it on their card\)/), {
+      target: { value: '  Bought engagement from a ring ' },
+    });
+    fireEvent.click(within(standing).getByRole('button', { name: 'Disqualify @alice' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disqualify @alice?' });
+    expect(dialog.textContent).toContain('“Bought engagement from a ring”');
+    expect(requestsTo(fetchMock, 'POST /api/admin/members/qualification')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disqualify' }));
+
+    await waitFor(() => expect(within(standing).getByText('@alice is disqualified.')).toBeTruthy());
+    const [call] = requestsTo(fetchMock, 'POST /api/admin/members/qualification');
+    expect(call?.body).toEqual({
+      handle: 'alice',
+      disqualified: true,
+      reason: 'Bought engagement from a ring',
+    });
+    expect(call?.headers.get('x-csrf-token')).toBe('admin-token');
+    expect(call?.headers.has('x-user-id')).toBe(false);
+
+    // The page is asked again and shows the new standing.
+    await within(standing).findByRole('button', { name: 'Requalify @alice' });
+    expect(standing.textContent).toContain('Disqualified by admin:@ManaboardHQ (42)');
+    expect(within(standing).getByText('Bought engagement from a ring')).toBeTruthy();
+    expect(screen.getAllByText('Disqualified').length).toBeGreaterThan(0);
+    expect(requestsTo(fetchMock, 'GET /api/admin/members/1001')).toHaveLength(2);
+  });
+
+  it('shows why a disqualification failed and keeps the reason typed', async () => {
+    fakeReferralService({
+      'GET /api/admin/members/1001': memberAnswer(alice),
+      'POST /api/admin/members/qualification': json(
+        { success: false, error: 'No author with handle alice has been seen' },
+        404,
+      ),
+    });
+    renderWithProviders(mounted, '/admin/members/1001');
+    const standing = await screen.findByRole('region', { name: 'Standing' });
+    const reason = within(standing).getByLabelText(/Reason/);
+    fireEvent.change(reason, { target: { value: 'Spam ring' } });
+    fireEvent.click(within(standing).getByRole('button', { name: 'Disqualify @alice' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disqualify' }));
+    expect((await within(standing).findByRole('alert')).textContent).toBe(
+      'No author with handle alice has been seen',
+    );
+    expect((reason as HTMLTextAreaElement).value).toBe('Spam ring');
+  });
+
+  it('says when no member has the id, and offers Retry when the server cannot be reached', async () => {
+    fakeReferralService({
+      'GET /api/admin/members/nobody': json({ success: false, error: 'No such member' }, 404),
+      'GET /api/admin/members/1001': [networkDown, networkDown, memberAnswer(alice)],
+    });
+    const { unmount } = renderWithProviders(mounted, '/admin/members/nobody');
+    expect((await screen.findByRole('alert', {}, { timeout: 4000 })).textContent).toContain(
+      'No author or member has this id.',
+    );
+    unmount();
+    renderWithProviders(mounted, '/admin/members/1001');
+    const alert = await screen.findByRole('alert', {}, { timeout: 4000 });
+    expect(alert.textContent).toMatch(/network/i);
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: '@alice', level: 1 })).toBeTruthy();
+  });
+});
