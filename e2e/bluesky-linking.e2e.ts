@@ -101,6 +101,8 @@ describe.skipIf(skip)('linking a Bluesky account in the browser', () => {
         // Avatars come from the AppView's image service.
         IMAGE_ORIGINS: new URL(network.appviewUrl).origin,
         SEED_DEMO: 'false',
+        // The console's admin on this network: named by handle, as an operator would (docs/console.md).
+        ADMIN_ACCOUNTS: members.carol.handle,
       },
       ['api'],
     );
@@ -287,6 +289,43 @@ describe.skipIf(skip)('linking a Bluesky account in the browser', () => {
       await referee.context.close();
     }
   });
+
+  /** The console's sign-in on Bluesky: the handle first, then the PDS's own sign-in and consent pages. */
+  async function consoleSignIn(page: Page, member: Member): Promise<void> {
+    await page.goto(`${server.origin}/admin`, { waitUntil: 'networkidle' });
+    const form = page.getByRole('form', { name: 'Sign in with Bluesky' });
+    await form.getByLabel('Your Bluesky handle').fill(member.handle);
+    await form.getByRole('button', { name: 'Sign in with Bluesky' }).click();
+    await page.waitForURL((url) => url.origin === new URL(network.pdsUrl).origin);
+    await page.locator('input[type="password"]').fill(member.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.waitForURL((url) => url.origin === server.origin && url.pathname.startsWith('/admin'), {
+      timeout: 20_000,
+    });
+  }
+
+  it('signs an admin in to the console through their PDS, and refuses an account ADMIN_ACCOUNTS does not name', async () => {
+    const admin = await freshBrowser(1280);
+    try {
+      await consoleSignIn(admin.page, members.carol);
+      await admin.page.getByRole('heading', { name: 'Announcements', level: 1 }).waitFor();
+      await admin.page.getByText(`@${members.carol.handle}`).first().waitFor();
+      const session = await admin.page.evaluate(async () => (await fetch('/api/admin/session')).json());
+      expect(session).toMatchObject({ success: true, admin: { networkUserId: members.carol.did } });
+    } finally {
+      await admin.context.close();
+    }
+    const member = await freshBrowser(1280);
+    try {
+      await consoleSignIn(member.page, members.bob);
+      await member.page.getByText(/not an admin of this programme/).waitFor();
+      const status = await member.page.evaluate(async () => (await fetch('/api/admin/session')).status);
+      expect(status).toBe(401);
+    } finally {
+      await member.context.close();
+    }
+  }, 120_000);
 
   it('has no serious or critical accessibility findings on the handle form, and says why a handle fails', async () => {
     const { context, page } = await freshBrowser(375);

@@ -37,6 +37,15 @@ describe('apiRequest identity headers (SPEC §6–§7)', () => {
     ).rejects.toThrow('a write cannot be anonymous');
   });
 
+  it('revalidates a read with the server when asked, and leaves the HTTP cache to the browser otherwise', async () => {
+    const fetchMock = fakeReferralService({ 'GET /api/mana': ok({ done: true }) });
+    await apiRequest('/api/mana', { schema, anonymous: true, revalidate: true });
+    await apiRequest('/api/mana', { schema, anonymous: true });
+    const [own, board] = requestsTo(fetchMock, 'GET /api/mana');
+    expect(own?.cache).toBe('no-cache');
+    expect(board?.cache).toBe('default');
+  });
+
   it('fetches a CSRF token for the first write, stores it with a 23 h expiry and reuses it', async () => {
     vi.useFakeTimers({ now: new Date('2026-11-23T06:00:00Z'), toFake: ['Date'] });
     const fetchMock = fakeReferralService({ 'POST /referrals/apply': ok({ done: true }) });

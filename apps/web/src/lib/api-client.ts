@@ -33,6 +33,11 @@ export type ApiRequestOptions<S extends z.ZodMiniType> = {
    * a read neither needs the id nor creates one.
    */
   anonymous?: boolean;
+  /**
+   * Ask the server even when the browser holds a fresh copy (revalidated with its ETag, so an unchanged answer
+   * is a 304): for a member's own standing, which must not lag a change by a public answer's max-age.
+   */
+  revalidate?: boolean;
 };
 
 type HeadersProvider = (method: HttpMethod) => Promise<Record<string, string>> | Record<string, string>;
@@ -130,6 +135,7 @@ async function send<S extends z.ZodMiniType>(
   const init: RequestInit = {
     method,
     headers,
+    ...(options.revalidate ? { cache: 'no-cache' as const } : {}),
     ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
   };
   const { response, body } = await exchange(

@@ -52,6 +52,8 @@ export function requestsTo(fetchMock: ReturnType<typeof fakeReferralService>, ke
     )
     .map(([, init]) => ({
       headers: new Headers(init?.headers),
+      /** The request's HTTP cache mode (`default` when the caller set none). */
+      cache: init?.cache ?? 'default',
       body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
     }));
 }

@@ -6,7 +6,9 @@ import { leaderboardKeys } from './leaderboard-keys';
 
 /**
  * A member's own row (SPEC §7): `GET /api/mana?search={handle without @}&limit=10`, the first author. The
- * server lists an exact handle first; a first author with another handle means the member has no row yet.
+ * server lists an exact handle first; a first author with another handle means the member has no row yet (or
+ * no longer: a disqualified member's row goes at once, so this read is revalidated rather than taken from the
+ * browser's HTTP cache, where a public board answer may stay for its max-age).
  */
 export async function getAuthorStats(
   handle: string,
@@ -14,7 +16,11 @@ export async function getAuthorStats(
   signal?: AbortSignal,
 ): Promise<ManaAuthor | null> {
   const bare = normaliseHandle(handle);
-  const page = await getAuthors({ search: bare, weekly, limit: OWN_STATS_SEARCH_LIMIT, offset: 0 }, signal);
+  const page = await getAuthors(
+    { search: bare, weekly, limit: OWN_STATS_SEARCH_LIMIT, offset: 0 },
+    signal,
+    true,
+  );
   const first = page.authors[0];
   return first && first.authorName.toLowerCase() === bare.toLowerCase() ? first : null;
 }

@@ -13,6 +13,7 @@ type AuthorsPage = ManaResponse['data'];
 export async function getAuthors(
   params: BoardFilter & { limit: number; offset: number },
   signal?: AbortSignal,
+  revalidate = false,
 ): Promise<AuthorsPage> {
   const { data } = await apiRequest('/api/mana', {
     schema: manaResponseSchema,
@@ -24,6 +25,7 @@ export async function getAuthors(
       weekly: params.weekly ? true : undefined,
     },
     ...(signal ? { signal } : {}),
+    ...(revalidate ? { revalidate } : {}),
   });
   return data;
 }
