@@ -3,6 +3,7 @@ import {
   adminMemberResponseSchema,
   adminMembersResponseSchema,
   adminQualificationResponseSchema,
+  memberFairnessResponseSchema,
   type SetQualificationRequest,
 } from '@manaboard/contract/admin';
 import { adminRequest } from '../../../lib/admin-api';
@@ -11,6 +12,7 @@ export const adminMemberKeys = {
   all: ['admin', 'members'] as const,
   search: (q: string) => ['admin', 'members', 'search', q] as const,
   detail: (memberId: string) => ['admin', 'members', 'detail', memberId] as const,
+  flags: (memberId: string) => ['admin', 'members', 'flags', memberId] as const,
 };
 
 /** How many hits one page of the search holds (the server's default, said here so Load more can count). */
@@ -41,6 +43,17 @@ export const memberDetailQueryOptions = (memberId: string) =>
     queryFn: ({ signal }) =>
       adminRequest(`/api/admin/members/${encodeURIComponent(memberId)}`, {
         schema: adminMemberResponseSchema,
+        signal,
+      }),
+  });
+
+/** `GET /api/admin/fairness/members/:memberId`: the fairness signals raised about this member (advice only). */
+export const memberFlagsQueryOptions = (memberId: string) =>
+  queryOptions({
+    queryKey: adminMemberKeys.flags(memberId),
+    queryFn: ({ signal }) =>
+      adminRequest(`/api/admin/fairness/members/${encodeURIComponent(memberId)}`, {
+        schema: memberFairnessResponseSchema,
         signal,
       }),
   });

@@ -6,6 +6,7 @@ import { memberDetailQueryOptions } from '../api/members';
 import { MemberActivity } from './member-activity';
 import { MemberBreakdown } from './member-breakdown';
 import { MemberReferrals } from './member-referrals';
+import { MemberFlags } from './member-flags';
 import { QualificationBadge } from './qualification-badge';
 import { QualificationPanel } from './qualification-panel';
 import { button, formatWhen, link } from './styles';
@@ -74,6 +75,7 @@ function MemberView({ member }: { member: MemberDetail }) {
       <QualificationPanel member={member} />
       <MemberBreakdown breakdown={member.breakdown} />
       <MemberReferrals referrals={member.referrals} />
+      <MemberFlags memberId={member.memberId} />
       <MemberActivity appeals={member.appeals} history={member.history} />
     </article>
   );
