@@ -2,6 +2,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_ADMIN, expectNoSeriousAxeFindings, signInToConsole as signIn } from './support/admin-console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAppealsSection, screenshotAppealsSection } from './admin/appeals-steps';
+import { checkMembersSection, screenshotMembersSection } from './admin/members-steps';
+import { checkRulesSection, screenshotRulesSection } from './admin/rules-steps';
+import { consoleSectionsSuite } from './admin/sections-suite';
 import { hasChromium, launchChromium } from './support/chromium';
 import { watchPageErrors } from './support/page-errors';
 import { startServer, type RunningServer } from './support/server';
@@ -17,13 +21,17 @@ async function openWhatsNew(page: Page, width: number): Promise<void> {
   }
 }
 
+/**
+ * The console's sign-in, announcements and audit log, and (below, on a server of their own) its rules, members and
+ * appeals sections (the steps of each live in e2e/admin/; e2e/admin-operations.e2e.ts holds the others): at
+ * 1280 px and at a phone width, with no serious or critical axe findings, and screenshots at four widths.
+ */
 describe.skipIf(!hasChromium)('the operator console in the browser', () => {
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
+    [server, browser] = await Promise.all([startServer(), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -129,4 +137,13 @@ describe.skipIf(!hasChromium)('the operator console in the browser', () => {
       await context.close();
     }
   });
+});
+
+/** The sections that run the programme's rules and people, on a demo server of their own. */
+describe.skipIf(!hasChromium)('the console’s rules, members and appeals in the browser', () => {
+  consoleSectionsSuite([
+    { name: 'programme rules', check: checkRulesSection, screenshot: screenshotRulesSection },
+    { name: 'members', check: checkMembersSection, screenshot: screenshotMembersSection },
+    { name: 'appeals', check: checkAppealsSection, screenshot: screenshotAppealsSection },
+  ]);
 });

@@ -40,3 +40,15 @@ export const rewardsExportSchema = z.object({
   rows: z.array(rewardsExportRowSchema),
 });
 export type RewardsExport = z.infer<typeof rewardsExportSchema>;
+
+const DAY_MS = 86_400_000;
+
+/** The ISO 8601 week (`YYYY-Www`) holding a moment, in UTC: the export's periods, on the server and the console. */
+export function isoWeekOf(at: Date): string {
+  const day = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
+  const weekday = (new Date(day).getUTCDay() + 6) % 7;
+  const thursday = new Date(day + (3 - weekday) * DAY_MS);
+  const year = thursday.getUTCFullYear();
+  const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS / 7) + 1;
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}

@@ -4,8 +4,19 @@ import { vi } from 'vitest';
 export type FakeRoute =
   Response | ((request: { init: RequestInit; url: URL }) => Response | Promise<Response>);
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+/** A JSON answer (with any extra headers, e.g. a download's Content-Disposition). */
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/** The console's answer to `GET /api/admin/session` for the demo admin, signed in (CSRF token `admin-token`). */
+export const adminSessionAnswer = () =>
+  json({
+    success: true,
+    admin: { handle: 'ManaboardHQ', networkUserId: '42' },
+    csrfToken: 'admin-token',
+    expiresAt: '2026-11-24T23:00:00.000Z',
+    idleTimeoutSeconds: 1800,
+  });
 
 /** The referral service's success envelope. */
 export const ok = (data: unknown) => json({ ok: true, data, error: null });

@@ -1,4 +1,6 @@
-import { ISO_WEEK_PATTERN } from '@manaboard/contract/admin';
+import { ISO_WEEK_PATTERN, isoWeekOf } from '@manaboard/contract/admin';
+
+export { isoWeekOf };
 import { BadRequestError } from '../../errors';
 
 const DAY_MS = 86_400_000;
@@ -17,14 +19,4 @@ export function isoWeekMonday(week: string): Date {
   const monday = new Date(jan4 - weekday * DAY_MS + (number - 1) * 7 * DAY_MS);
   if (number === 53 && isoWeekOf(monday) !== week) throw new BadRequestError(`${year} has no week 53`);
   return monday;
-}
-
-/** The ISO week (`YYYY-Www`) containing a moment. */
-export function isoWeekOf(at: Date): string {
-  const day = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
-  const weekday = (new Date(day).getUTCDay() + 6) % 7;
-  const thursday = new Date(day + (3 - weekday) * DAY_MS);
-  const year = thursday.getUTCFullYear();
-  const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS / 7) + 1;
-  return `${year}-W${String(week).padStart(2, '0')}`;
 }

@@ -3,12 +3,10 @@ import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperatorAppeal } from '@manaboard/contract';
 import { setAdminCsrfToken } from '../../../lib/admin-api';
-import { fakeReferralService, requestsTo } from '../../../test/fake-referral-service';
+import { fakeReferralService, json, requestsTo } from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { AppealsSection } from './appeals-section';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const listOf = (appeals: OperatorAppeal[]) =>
   json({ success: true, data: { appeals, total: appeals.length } });
 

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { adminAuditResponseSchema } from '@manaboard/contract/admin';
+import { saveBlob, attachmentName } from '../../../lib/save-file';
 import { adminRequest, adminUrl, failureOf } from '../../../lib/admin-api';
 
 /** The filters as typed: dates are whole UTC days (YYYY-MM-DD). */
@@ -38,14 +39,5 @@ export async function downloadAuditCsv(filters: AuditFilters): Promise<void> {
     credentials: 'same-origin',
   });
   if (!response.ok) throw await failureOf(response);
-  const name =
-    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit.csv';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(await response.blob(), attachmentName(response, 'audit.csv'));
 }

@@ -4,7 +4,12 @@ import * as z from 'zod/mini';
 import { adminRequest } from '../../../lib/admin-api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render-with-providers';
-import { fakeReferralService, requestsTo } from '../../../test/fake-referral-service';
+import {
+  adminSessionAnswer,
+  fakeReferralService,
+  json,
+  requestsTo,
+} from '../../../test/fake-referral-service';
 import { Route, Routes } from 'react-router';
 import { AdminApp } from './admin-app';
 import type { AdminSectionEntry } from './admin-shell';
@@ -16,15 +21,7 @@ const mounted = (sections: AdminSectionEntry[]) => (
   </Routes>
 );
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const session = json({
-  success: true,
-  admin: { handle: 'ManaboardHQ', networkUserId: '42' },
-  csrfToken: 'admin-token',
-  expiresAt: '2026-11-24T23:00:00.000Z',
-  idleTimeoutSeconds: 1800,
-});
+const session = adminSessionAnswer();
 const signedOut = json({ success: false, error: 'Sign in to the console to continue.' }, 401);
 const ended = json({ success: false, error: 'Your console session has ended. Sign in again.' }, 401);
 

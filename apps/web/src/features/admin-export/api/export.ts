@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { adminRewardsExportResponseSchema } from '@manaboard/contract/admin';
 import { adminRequest, adminUrl, failureOf } from '../../../lib/admin-api';
 import { ApiError, UNEXPECTED_RESPONSE_MESSAGE } from '../../../lib/api-error';
+import { attachmentName, saveBlob } from '../../../lib/save-file';
 
 /** `all`, or an ISO week such as `2026-W47`. */
 export type ExportPeriod = string;
@@ -20,17 +21,6 @@ export const rewardsExportQueryOptions = (period: ExportPeriod) =>
       }),
   });
 
-function save(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /**
  * Fetches the period's export through the session cookie and hands it to the browser as a file: the CSV the
  * server writes (formula-safe), or the JSON export itself (validated, without the envelope).
@@ -40,15 +30,12 @@ export async function downloadRewards(period: ExportPeriod, format: 'csv' | 'jso
   const response = await fetch(adminUrl(path, { period, format }), { credentials: 'same-origin' });
   if (!response.ok) throw await failureOf(response);
   if (format === 'csv') {
-    const name =
-      /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ??
-      `manaboard-rewards-${period}.csv`;
-    save(await response.blob(), name);
+    saveBlob(await response.blob(), attachmentName(response, `manaboard-rewards-${period}.csv`));
     return;
   }
   const parsed = adminRewardsExportResponseSchema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) throw new ApiError(UNEXPECTED_RESPONSE_MESSAGE, response.status);
-  save(
+  saveBlob(
     new Blob([JSON.stringify(parsed.data.data, null, 2)], { type: 'application/json' }),
     `manaboard-rewards-${period}.json`,
   );

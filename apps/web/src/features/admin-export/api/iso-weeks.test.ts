@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isoWeekOf, recentWeeks } from './iso-weeks';
+import { isoWeekOf } from '@manaboard/contract/admin';
+import { recentWeeks } from './iso-weeks';
 
 describe('ISO weeks for the export', () => {
   it('names weeks as ISO 8601 does, across year ends', () => {

@@ -3,20 +3,17 @@ import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RewardsExport } from '@manaboard/contract/admin';
 import { AdminApp } from '../../admin-core/components/admin-app';
-import { fakeReferralService, requestsTo } from '../../../test/fake-referral-service';
+import {
+  adminSessionAnswer,
+  fakeReferralService,
+  json,
+  requestsTo,
+} from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';
-import { isoWeekOf } from '../api/iso-weeks';
+import { isoWeekOf } from '@manaboard/contract/admin';
 import { ExportSection } from './export-section';
 
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-const session = json({
-  success: true,
-  admin: { handle: 'ManaboardHQ', networkUserId: '42' },
-  csrfToken: 'admin-token',
-  expiresAt: '2026-11-24T23:00:00.000Z',
-  idleTimeoutSeconds: 1800,
-});
+const session = adminSessionAnswer();
 
 const lastWeek = isoWeekOf(new Date(Date.now() - 7 * 86_400_000));
 const weekly: RewardsExport = {

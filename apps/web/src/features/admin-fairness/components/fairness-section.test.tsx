@@ -3,19 +3,16 @@ import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { FairnessFlag } from '@manaboard/contract/admin';
 import { AdminApp } from '../../admin-core/components/admin-app';
-import { fakeReferralService, requestsTo } from '../../../test/fake-referral-service';
+import {
+  adminSessionAnswer,
+  fakeReferralService,
+  json,
+  requestsTo,
+} from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { FairnessSection } from './fairness-section';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const session = json({
-  success: true,
-  admin: { handle: 'ManaboardHQ', networkUserId: '42' },
-  csrfToken: 'admin-token',
-  expiresAt: '2026-11-24T23:00:00.000Z',
-  idleTimeoutSeconds: 1800,
-});
+const session = adminSessionAnswer();
 
 const ring: FairnessFlag = {
   subjectId: '101',

@@ -3,12 +3,10 @@ import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MemberDetail, MemberSummary } from '@manaboard/contract/admin';
 import { setAdminCsrfToken } from '../../../lib/admin-api';
-import { fakeReferralService, networkDown, requestsTo } from '../../../test/fake-referral-service';
+import { fakeReferralService, json, networkDown, requestsTo } from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { MembersSection } from './members-section';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const found = (members: MemberSummary[]) => json({ success: true, data: { members, total: members.length } });
 
 const summary = (handle: string, over: Partial<MemberSummary> = {}): MemberSummary => ({

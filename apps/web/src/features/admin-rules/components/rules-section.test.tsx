@@ -4,19 +4,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rulesDraftRequestSchema, type ProgrammeRulesView } from '@manaboard/contract/admin';
 import { CSRF_HEADER } from '../../../config/constants';
 import { fetchAdminSession, setAdminCsrfToken } from '../../../lib/admin-api';
-import { fakeReferralService, requestsTo } from '../../../test/fake-referral-service';
+import {
+  adminSessionAnswer,
+  fakeReferralService,
+  json,
+  requestsTo,
+} from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { RulesSection } from './rules-section';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const session = json({
-  success: true,
-  admin: { handle: 'ManaboardHQ', networkUserId: '42' },
-  csrfToken: 'admin-token',
-  expiresAt: '2026-11-24T23:00:00.000Z',
-  idleTimeoutSeconds: 1800,
-});
+const session = adminSessionAnswer();
 
 const rules: ProgrammeRulesView = {
   keywords: ['manaboard'],
