@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from './support/chromium';
 import { useBrowserFile } from './support/harness';
@@ -45,5 +46,42 @@ describe.skipIf(!hasChromium)("the main page's first load in the browser", () =>
     } finally {
       await context.close();
     }
+  });
+});
+
+// Issue 13: the operator console is a chunk of its own, and the main page's first load must not grow with it. A
+// module lives in one chunk whole, so console code that uses a zod kind or a contract schema the main page's
+// modules define would put that code in the first load: the console's schemas avoid those (packages/contract
+// admin-*.ts), and this checks the built first load for them. `npm test` builds the web app before the tests.
+describe("the main page's first load without the console", () => {
+  const dist = new URL('../apps/web/dist/', import.meta.url);
+
+  it('carries none of the operator console: its screens, its schemas and the zod kinds only it uses', async () => {
+    const html = await readFile(new URL('index.html', dist), 'utf8');
+    const files = [
+      ...html.matchAll(/<script[^>]*\bsrc="\/([^"]+\.js)"/g),
+      ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="\/([^"]+\.js)"/g),
+    ].map((match) => match[1] as string);
+    expect(files.length).toBeGreaterThan(0);
+    const firstLoad = (await Promise.all(files.map((file) => readFile(new URL(file, dist), 'utf8')))).join(
+      '\n',
+    );
+    // The main page's own code and zod kinds are there (the check reads the right files)...
+    expect(firstLoad).toContain('ZodMiniObject');
+    expect(firstLoad).toContain('Leaderboard');
+    // ...and nothing of the console: its navigation, its request schemas, the zod kinds only it would bring.
+    for (const consoleOnly of [
+      'Console sections',
+      'Operator console',
+      'id must be a UUID',
+      'score must be at most 1',
+      'ZodMiniRecord',
+      'ZodMiniUUID',
+      'ZodMiniUnion',
+      'ZodMiniPipe',
+      'ZodMiniTransform',
+      '$ZodCheckLessThan',
+    ])
+      expect(firstLoad, consoleOnly).not.toContain(consoleOnly);
   });
 });

@@ -1,5 +1,24 @@
 import * as z from 'zod/mini';
-import { announcementInputSchema, announcementSchema } from './announcements';
+import { announcementSchema } from './announcements';
+import { checked } from './checked';
+
+/** Operator input for a new announcement (the console and `npm run mana -- announcements`). */
+export const announcementInputSchema = z.object({
+  title: checked(
+    z.string({ error: 'title is required' }),
+    z.trim(),
+    z.minLength(1, 'title is required'),
+    z.maxLength(200, 'title must be at most 200 characters'),
+  ),
+  content: checked(
+    z.string({ error: 'content is required' }),
+    z.trim(),
+    z.minLength(1, 'content is required'),
+    z.maxLength(5000, 'content must be at most 5000 characters'),
+  ),
+  url: z.optional(z.url({ protocol: /^https?$/, error: 'url must be an http(s) address' })),
+});
+export type AnnouncementInput = z.infer<typeof announcementInputSchema>;
 
 /** `GET /api/admin/announcements` → every announcement, whatever its status, newest first. */
 export const adminAnnouncementsResponseSchema = z.object({
@@ -28,12 +47,6 @@ export type AdminAnnouncementEdit = z.input<typeof adminAnnouncementEditSchema>;
 export const adminAnnouncementActions = ['publish', 'unpublish', 'archive'] as const;
 export const adminAnnouncementActionSchema = z.enum(adminAnnouncementActions);
 export type AdminAnnouncementAction = z.infer<typeof adminAnnouncementActionSchema>;
-
-export const adminAnnouncementParamsSchema = z.strictObject({ id: z.uuid({ error: 'id must be a UUID' }) });
-export const adminAnnouncementActionParamsSchema = z.strictObject({
-  id: z.uuid({ error: 'id must be a UUID' }),
-  action: adminAnnouncementActionSchema,
-});
 
 /** One announcement after a write. */
 export const adminAnnouncementResponseSchema = z.object({

@@ -2,7 +2,6 @@ import * as z from 'zod/mini';
 import { rewardsExportSchema } from './admin-export';
 import { runRequestSchema, workerStatusSchema } from './admin-worker';
 import { memberDetailSchema, memberSearchResultSchema, setQualificationResultSchema } from './admin-members';
-import { checked } from './checked';
 import { programmeRulesViewSchema } from './admin-rules';
 
 /**
@@ -17,11 +16,6 @@ export const adminMemberResponseSchema = z.object({ success: z.literal(true), da
 export const adminQualificationResponseSchema = z.object({
   success: z.literal(true),
   data: setQualificationResultSchema,
-});
-
-/** `GET /api/admin/rules/versions/:version/diff`: which version. */
-export const adminRulesVersionParamsSchema = z.object({
-  version: checked(z.coerce.number(), z.int(), z.gte(1), z.lte(1_000_000)),
 });
 
 /** `GET /api/admin/rules`: the rules in force and their version (the form starts from them). */

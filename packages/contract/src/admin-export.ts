@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { checked } from './checked';
 
 /**
  * The console's Rewards export (issue 13, section 6): for an ISO week or all time, the leaderboard as it
@@ -10,13 +9,6 @@ import { checked } from './checked';
 
 /** An ISO 8601 week, `2026-W47` (weeks 01–53). */
 export const ISO_WEEK_PATTERN = /^(\d{4})-W(0[1-9]|[1-4]\d|5[0-3])$/;
-
-/** Query of the export: `period` is `all` or an ISO week; `format` json (default) or csv. */
-export const rewardsExportQuerySchema = z.object({
-  period: z._default(z.union([z.literal('all'), checked(z.string(), z.regex(ISO_WEEK_PATTERN))]), 'all'),
-  format: z._default(z.enum(['json', 'csv']), 'json'),
-});
-export type RewardsExportQuery = z.infer<typeof rewardsExportQuerySchema>;
 
 /** One member's line of the export, in leaderboard rank order. */
 export const rewardsExportRowSchema = z.object({

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { freeKeys } from './admin-json';
 import { appealSchema } from './appeals';
 import { checked } from './checked';
 import { breakdownResponseSchema } from './mana';
@@ -9,21 +10,6 @@ import { breakdownResponseSchema } from './mana';
  * disqualify / requalify with a reason. Services: modules/members (search, detail) and
  * modules/mana/disqualification.service (setAuthorDisqualified).
  */
-
-const page = {
-  limit: z._default(checked(z.coerce.number(), z.int(), z.gte(1), z.lte(100)), 20),
-  offset: z._default(checked(z.coerce.number(), z.int(), z.gte(0), z.lte(100_000)), 0),
-};
-
-/** Query of the member search: a handle or name fragment (a leading @ dropped), paginated. */
-export const memberSearchQuerySchema = z.object({
-  q: z.pipe(
-    checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)),
-    z.transform((q: string) => q.replace(/^@/, '').toLowerCase()),
-  ),
-  ...page,
-});
-export type MemberSearchQuery = z.infer<typeof memberSearchQuerySchema>;
 
 /** One search hit: a tracked author, a linked member, or both (same network user id). */
 export const memberSummarySchema = z.object({
@@ -45,11 +31,6 @@ export const memberSearchResultSchema = z.object({
 });
 export type MemberSearchResult = z.infer<typeof memberSearchResultSchema>;
 
-/** Path of a member's page: their network user id. */
-export const memberParamsSchema = z.object({
-  memberId: checked(z.string(), z.minLength(1), z.maxLength(2048)),
-});
-
 const referralSchema = z.object({
   handle: z.string(),
   memberId: z.string(),
@@ -63,7 +44,7 @@ export const memberHistoryEntrySchema = z.object({
   at: z.string(),
   actor: z.string(),
   action: z.string(),
-  details: z.record(z.string(), z.unknown()),
+  details: freeKeys(z.unknown()),
 });
 
 /** A member's page in the console. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { freeKeys } from './admin-json';
 import { checked } from './checked';
 import { interactionRewardsSchema, postWeightsSchema } from './programme';
 
@@ -36,13 +37,6 @@ export const rulesVersionSchema = z.object({
 });
 export type RulesVersion = z.infer<typeof rulesVersionSchema>;
 
-/** `GET /api/admin/rules/versions?limit=&offset=` query. */
-export const rulesVersionsQuerySchema = z.object({
-  limit: z._default(checked(z.coerce.number(), z.int(), z.gte(1), z.lte(100)), 20),
-  offset: z._default(checked(z.coerce.number(), z.int(), z.gte(0)), 0),
-});
-export type RulesVersionsQuery = z.infer<typeof rulesVersionsQuerySchema>;
-
 /** Versions newest first, with the one in force. */
 export const rulesVersionsResponseSchema = z.object({
   success: z.literal(true),
@@ -78,7 +72,7 @@ export type RulesDiffResponse = z.infer<typeof rulesDiffResponseSchema>;
  */
 export const rulesValidationSchema = z.object({
   valid: z.boolean(),
-  fieldErrors: z.record(z.string(), z.array(z.string())),
+  fieldErrors: freeKeys(z.array(z.string())),
   formErrors: z.array(z.string()),
 });
 export type RulesValidation = z.infer<typeof rulesValidationSchema>;

@@ -1,15 +1,5 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
-import { accountNameSchema } from './referrals';
-
-/**
- * `POST /auth/admin/start`: begins a console sign-in through the programme's network. `handle` is required on
- * networks where the account is named first (Bluesky) and ignored elsewhere.
- */
-export const adminSignInStartRequestSchema = z.strictObject({
-  handle: z.optional(accountNameSchema),
-});
-export type AdminSignInStartRequest = z.input<typeof adminSignInStartRequestSchema>;
 
 /** → where to send the browser (the network's sign-in page). */
 export const adminSignInStartResponseSchema = z.object({

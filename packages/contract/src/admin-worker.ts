@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { freeKeys } from './admin-json';
 
 /**
  * The console's Worker and network section (issue 13, section 4): each job's last run, next run, duration,
@@ -19,7 +20,7 @@ export const jobStatusSchema = z.object({
   lastError: z.nullable(z.string()),
   lastErrorAt: z.nullable(z.string()),
   /** What the last run did (posts, authors, lines…), as the job counts it. */
-  items: z.record(z.string(), z.number()),
+  items: freeKeys(z.number()),
   callsSpent: z.number(),
   /** When the network's rate-limit window the job waits on reopens; null when not limited. */
   rateLimitResetAt: z.nullable(z.string()),

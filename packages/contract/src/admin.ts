@@ -13,3 +13,4 @@ export * from './admin-members';
 export * from './admin-rules';
 export * from './admin-export';
 export * from './admin-worker';
+export * from './admin-requests';

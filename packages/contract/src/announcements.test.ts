@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { announcementInputSchema, announcementSchema, announcementsQuerySchema } from './announcements';
+import { announcementInputSchema } from './admin-announcements';
+import { announcementSchema, announcementsQuerySchema } from './announcements';
 
 describe('announcementsQuerySchema', () => {
   it('defaults to page 1 and limit 50', () => {

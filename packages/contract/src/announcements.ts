@@ -42,21 +42,3 @@ export const announcementsResponseSchema = z.object({
   total: checked(z.number(), z.int()),
 });
 export type AnnouncementsResponse = z.infer<typeof announcementsResponseSchema>;
-
-/** Operator input for a new announcement (CLI today, console later). */
-export const announcementInputSchema = z.object({
-  title: checked(
-    z.string({ error: 'title is required' }),
-    z.trim(),
-    z.minLength(1, 'title is required'),
-    z.maxLength(200, 'title must be at most 200 characters'),
-  ),
-  content: checked(
-    z.string({ error: 'content is required' }),
-    z.trim(),
-    z.minLength(1, 'content is required'),
-    z.maxLength(5000, 'content must be at most 5000 characters'),
-  ),
-  url: z.optional(z.url({ protocol: /^https?$/, error: 'url must be an http(s) address' })),
-});
-export type AnnouncementInput = z.infer<typeof announcementInputSchema>;

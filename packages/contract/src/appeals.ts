@@ -11,8 +11,6 @@ import { referralOk } from './envelopes';
 /** Bounds of an appeal's text, after surrounding spaces are dropped. */
 export const APPEAL_MIN_CHARS = 10;
 export const APPEAL_MAX_CHARS = 500;
-/** Bounds of the operator's answer. */
-export const APPEAL_ANSWER_MAX_CHARS = 1000;
 
 /** The text of an appeal as the member typed it: trimmed, 10–500 characters. */
 export const appealTextSchema = checked(
@@ -27,13 +25,14 @@ export const submitAppealRequestSchema = z.strictObject({ text: appealTextSchema
 export type SubmitAppealRequest = z.infer<typeof submitAppealRequestSchema>;
 
 /** One appeal as its member and the operator see it. */
-export const appealSchema = z.object({
+export const appealShape = {
   id: z.string(),
   text: z.string(),
   createdAt: z.string(),
   answer: z.nullable(z.string()),
   answeredAt: z.nullable(z.string()),
-});
+};
+export const appealSchema = z.object(appealShape);
 export type Appeal = z.infer<typeof appealSchema>;
 
 /**
@@ -53,33 +52,3 @@ export const memberStandingResponseSchema = referralOk(memberStandingSchema);
 
 /** `POST /me/appeal` → the appeal as stored. */
 export const submitAppealResponseSchema = referralOk(appealSchema);
-
-/** The operator's answer to an appeal (console: Members → appeals). */
-export const answerAppealRequestSchema = z.strictObject({
-  appealId: checked(z.string(), z.regex(/^[1-9][0-9]{0,18}$/)),
-  answer: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(APPEAL_ANSWER_MAX_CHARS)),
-});
-export type AnswerAppealRequest = z.infer<typeof answerAppealRequestSchema>;
-
-/** An appeal in the operator's list: whose, about which disqualification, and its answer. */
-export const operatorAppealSchema = z.extend(appealSchema, {
-  authorId: z.string(),
-  handle: z.string(),
-  disqualifiedAt: z.string(),
-  reason: z.nullable(z.string()),
-  answeredBy: z.nullable(z.string()),
-});
-export type OperatorAppeal = z.infer<typeof operatorAppealSchema>;
-
-/** Query of the operator's appeal list: open ones (unanswered) or all, newest first. */
-export const appealListQuerySchema = z.object({
-  status: z._default(z.enum(['open', 'all']), 'open'),
-  limit: z._default(checked(z.coerce.number(), z.int(), z.gte(1), z.lte(100)), 50),
-  offset: z._default(checked(z.coerce.number(), z.int(), z.gte(0)), 0),
-});
-export type AppealListQuery = z.infer<typeof appealListQuerySchema>;
-export const appealListSchema = z.object({
-  appeals: z.array(operatorAppealSchema),
-  total: z.number(),
-});
-export type AppealList = z.infer<typeof appealListSchema>;

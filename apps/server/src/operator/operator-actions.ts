@@ -1,8 +1,9 @@
 import path from 'node:path';
+import { announcementInputSchema } from '@manaboard/contract/admin';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { announcementInputSchema } from '@manaboard/contract';
+
 import { backupDatabase } from '../db/backup';
 import type { Database } from '../db/schema';
 import { formatUsageReport, XBudget } from '../integrations/x/x-budget';

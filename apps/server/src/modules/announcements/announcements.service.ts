@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type {
-  Announcement,
-  AnnouncementInput,
-  AnnouncementsQuery,
-  AnnouncementsResponse,
-} from '@manaboard/contract';
+import type { Announcement, AnnouncementsQuery, AnnouncementsResponse } from '@manaboard/contract';
+import type { AnnouncementInput } from '@manaboard/contract/admin';
 import type { Database } from '../../db/schema';
 import { AppError, NotFoundError } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';

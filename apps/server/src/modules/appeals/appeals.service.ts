@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { Appeal, MemberStanding } from '@manaboard/contract';
 import type {
   AnswerAppealRequest,
-  Appeal,
   AppealList,
   AppealListQuery,
-  MemberStanding,
   OperatorAppeal,
-} from '@manaboard/contract';
+} from '@manaboard/contract/admin';
 import type { Database, Db } from '../../db/schema';
 import { AppError, CatalogueError, NotFoundError } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { appealListQuerySchema } from '@manaboard/contract';
+
 import {
   adminAppealAnswerBodySchema,
   adminAppealParamsSchema,
   adminAppealResponseSchema,
   adminAppealsResponseSchema,
+  appealListQuerySchema,
 } from '@manaboard/contract/admin';
 import { answerAppeal, listAppeals } from '../../appeals/appeals.service';
 import { adminOf } from '../admin-guard';

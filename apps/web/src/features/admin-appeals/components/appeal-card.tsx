@@ -1,8 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { APPEAL_ANSWER_MAX_CHARS, type OperatorAppeal } from '@manaboard/contract';
-import { type AdminAppealsResponse } from '@manaboard/contract/admin';
+import {
+  type AdminAppealsResponse,
+  APPEAL_ANSWER_MAX_CHARS,
+  type OperatorAppeal,
+} from '@manaboard/contract/admin';
 import { adminAppealKeys, answerAppeal, memberPagePath } from '../api/appeals';
 
 const link =

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OperatorAppeal } from '@manaboard/contract';
+import type { OperatorAppeal } from '@manaboard/contract/admin';
+
 import { setAdminCsrfToken } from '../../../lib/admin-api';
 import { fakeReferralService, json, requestsTo } from '../../../test/fake-referral-service';
 import { renderWithProviders } from '../../../test/render-with-providers';

@@ -1,6 +1,6 @@
 import { QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { isSessionEnded } from '../../../lib/admin-api';
 import { createQueryClient } from '../../../lib/query-client';
 import { ApiError } from '../../../lib/api-error';
@@ -113,10 +113,22 @@ function SessionGate({
         {sections.map(({ path, Component }) => (
           <Route key={path} path={`${path}/*`} element={<Component />} />
         ))}
-        <Route path="*" element={first ? <Navigate to={`/admin/${first.path}`} replace /> : null} />
+        <Route path="*" element={first ? <RedirectTo path={`/admin/${first.path}`} /> : null} />
       </Routes>
     </AdminShell>
   );
+}
+
+/**
+ * Replaces the location with `path` (React Router's Navigate, written with the hook the main page already loads:
+ * Navigate's own code would otherwise join the main page's first load, for the console alone).
+ */
+function RedirectTo({ path }: { path: string }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    void navigate(path, { replace: true });
+  }, [navigate, path]);
+  return null;
 }
 
 function NotAdmin({ message, onSignOut }: { message: string; onSignOut: () => void }) {

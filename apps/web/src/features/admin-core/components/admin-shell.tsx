@@ -1,11 +1,13 @@
 import { Suspense, type ComponentType, type ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { AdminIdentity } from '@manaboard/contract/admin';
 
 /** One section of the console: its path under /admin, its name in the navigation, and its screen. */
 export type AdminSectionEntry = { path: string; label: string; Component: ComponentType };
 
-const navLink = ({ isActive }: { isActive: boolean }) =>
+// Link and useLocation rather than NavLink: the main page's first load already has both, and React Router's
+// NavLink code would land in that first load too (a module lives in one chunk whole), for the console alone.
+const navLink = (isActive: boolean) =>
   `block whitespace-nowrap rounded-lg px-3 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold ${
     isActive ? 'bg-violet-700 text-white' : 'text-violet-100 hover:bg-white/10'
   }`;
@@ -27,6 +29,7 @@ export function AdminShell({
   signingOut: boolean;
   children: ReactNode;
 }) {
+  const { pathname } = useLocation();
   return (
     <div className="min-h-screen bg-night text-white">
       <a
@@ -60,13 +63,17 @@ export function AdminShell({
           className="border-b border-white/10 md:min-h-[calc(100vh-57px)] md:w-56 md:border-b-0 md:border-r"
         >
           <ul className="flex gap-1 overflow-x-auto p-2 md:flex-col">
-            {sections.map((section) => (
-              <li key={section.path}>
-                <NavLink to={`/admin/${section.path}`} className={navLink}>
-                  {section.label}
-                </NavLink>
-              </li>
-            ))}
+            {sections.map((section) => {
+              const to = `/admin/${section.path}`;
+              const isActive = pathname === to || pathname.startsWith(`${to}/`);
+              return (
+                <li key={section.path}>
+                  <Link to={to} className={navLink(isActive)} aria-current={isActive ? 'page' : undefined}>
+                    {section.label}
+                  </Link>
+                </li>
+              );
+            })}
           </ul>
         </nav>
         <main id="admin-main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none sm:p-6">
