@@ -13,12 +13,17 @@ export type Encoding = 'br' | 'gzip';
  */
 export type StoredAnswer = {
   json: string;
+  /** The JSON's length in UTF-8 bytes (its Content-Length), counted once. */
+  jsonBytes: number;
   etag: string;
   compressed: Partial<Record<Encoding, CompressedForm>>;
 };
 
 /** A compressed form: its bytes, the same bytes as a latin1 string (one char per byte), and its ETag. */
 type CompressedForm = { bytes: Buffer; latin1: string; etag: string };
+
+/** A body as Node writes it in one piece with its headers: a string, its encoding and its length in bytes. */
+type WrittenBody = { text: string; encoding: 'utf8' | 'latin1'; bytes: number };
 
 /** Below this, compression costs more than it saves (the size @fastify/compress uses too). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -31,7 +36,12 @@ export function storedAnswer(body: unknown): StoredAnswer {
 }
 
 export function storedJson(json: string): StoredAnswer {
-  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"`, compressed: {} };
+  return {
+    json,
+    jsonBytes: Buffer.byteLength(json, 'utf8'),
+    etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
+    compressed: {},
+  };
 }
 
 function compressedForm(answer: StoredAnswer, encoding: Encoding): CompressedForm {
@@ -99,9 +109,10 @@ export function sendStored(
   });
   if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
   void reply.type('application/json; charset=utf-8');
-  if (!form || !encoding) return reply.send(answer.json);
+  if (!form || !encoding)
+    return sendInOneWrite(request, reply, { text: answer.json, encoding: 'utf8', bytes: answer.jsonBytes });
   void reply.header('content-encoding', encoding);
-  return sendInOneWrite(request, reply, form);
+  return sendInOneWrite(request, reply, { text: form.latin1, encoding: 'latin1', bytes: form.bytes.length });
 }
 
 declare module 'fastify' {
@@ -115,19 +126,20 @@ declare module 'fastify' {
  * Node writes a Buffer body after its headers as a second chunk (a `writev` of two), while a string body is joined
  * to the headers into one write; on these machines that alone cost a third of the throughput of a small answer
  * (bench/as-users-get-it.ts, docs/benchmarks.md). So the compressed bytes, kept as a latin1 string (one char per
- * byte, exact), are written by Node directly with their headers in one write. Fastify's reply is hijacked for it:
- * its onSend hooks do not run, so what they would add is added here (the JSON security headers; compression is
- * already done); its onResponse hooks (metrics, request log) still run when the response finishes. Node leaves the
- * body out of a HEAD answer itself.
+ * byte, exact), and the plain JSON are written by Node directly with their headers in one write. Fastify's reply is
+ * hijacked for it: its onSend hooks do not run, so what they would add is added here (the JSON security headers;
+ * compression is already done, and the routes using it turn @fastify/compress off), which also spares a stored
+ * answer the hooks' work on every request; its onResponse hooks (metrics, request log) still run when the response
+ * finishes. Node leaves the body out of a HEAD answer itself.
  */
-function sendInOneWrite(request: FastifyRequest, reply: FastifyReply, form: CompressedForm): FastifyReply {
+function sendInOneWrite(request: FastifyRequest, reply: FastifyReply, body: WrittenBody): FastifyReply {
   for (const [name, value] of request.server.jsonSecurityHeaders ?? []) {
     if (!reply.hasHeader(name)) reply.header(name, value);
   }
-  void reply.header('content-length', form.bytes.length);
+  void reply.header('content-length', body.bytes);
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(reply.statusCode, reply.getHeaders() as Record<string, string>);
-  raw.end(request.method === 'HEAD' ? undefined : form.latin1, 'latin1');
+  raw.end(request.method === 'HEAD' ? undefined : body.text, body.encoding);
   return reply;
 }
