@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from './support/chromium';
+import { boardHasRows } from './support/demo';
 import { useBrowserFile } from './support/harness';
 import { watchPageErrors } from './support/page-errors';
 
@@ -10,6 +11,8 @@ describe.skipIf(!hasChromium)("the main page's first load in the browser", () =>
   const file = useBrowserFile();
 
   it('paints the first screen once, whole, from the answers index.html preloads', async () => {
+    // The board the page preloads has rows before the page loads (the demo fills it after its first totals run).
+    await boardHasRows(file.server, '/api/mana?limit=20');
     const context = await file.browser.newContext({ viewport: { width: 375, height: 900 } });
     try {
       // Records every loading state the page ever shows, from the first byte on.
