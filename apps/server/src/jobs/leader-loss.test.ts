@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { World } from '@manaboard/x-sim';
@@ -6,8 +7,9 @@ import { testEnv } from '../config/test-env';
 import { systemClock } from '../integrations/x/clock';
 import { createXClient } from '../integrations/x/x-client';
 import { startSimulatedX } from '../test/simulated-x';
+import type { DatabaseHandle } from '../db/database';
 import { openTestDatabase } from '../test/test-database';
-import { LEADER_LOCK_KEY } from './leader';
+import { LEADER_LOCK_CLASS, Leadership } from './leader';
 import { Worker } from './worker';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,6 +33,10 @@ async function admin<T extends pg.QueryResultRow>(
     await client.end();
   }
 }
+
+const schemaOf = async (database: DatabaseHandle) =>
+  (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema ??
+  '';
 
 // The leader lock lives on a PostgreSQL session; killing that session is a PostgreSQL test.
 describe.skipIf(!testEnv.databaseUrl)('worker leader whose lock connection dies (TEST_DATABASE_URL)', () => {
@@ -56,8 +62,9 @@ describe.skipIf(!testEnv.databaseUrl)('worker leader whose lock connection dies 
 
       const holders = await admin<{ pid: number }>(
         url,
-        `select pid from pg_locks where locktype = 'advisory' and objid = $1 and granted`,
-        [LEADER_LOCK_KEY],
+        `select pid from pg_locks where locktype = 'advisory' and classid = $1 and objid = hashtext($2)::oid
+           and objsubid = 2 and granted`,
+        [LEADER_LOCK_CLASS, await schemaOf(database)],
       );
       expect(holders).toHaveLength(1);
       await admin(url, 'select pg_terminate_backend($1)', [holders[0]?.pid]);
@@ -80,3 +87,26 @@ describe.skipIf(!testEnv.databaseUrl)('worker leader whose lock connection dies 
     }
   }, 60_000);
 });
+
+describe.skipIf(!testEnv.databaseUrl)(
+  'worker leaders of two schemas in one database (TEST_DATABASE_URL)',
+  () => {
+    it('each lead their own schema, and a second worker of one of them stands by', async () => {
+      const [one, two] = await Promise.all([openTestDatabase('postgres'), openTestDatabase('postgres')]);
+      // The leadership each worker of a schema takes (Worker.start), three workers in all.
+      const leaderships = [new Leadership(one.db), new Leadership(two.db), new Leadership(one.db)];
+      try {
+        const led = [];
+        for (const leadership of leaderships) led.push(await leadership.tryAcquire());
+        // Advisory locks belong to the whole database: with one key for every schema, the second schema's worker
+        // stood by behind the first schema's leader and its jobs never ran.
+        expect(led).toEqual([true, true, false]);
+        await leaderships[0]?.relinquish();
+        expect(await leaderships[2]?.tryAcquire()).toBe(true);
+      } finally {
+        for (const leadership of leaderships) await leadership.relinquish();
+        await Promise.all([one.close(), two.close()]);
+      }
+    }, 60_000);
+  },
+);

@@ -1,8 +1,18 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
-/** The advisory-lock key of the worker leader (any fixed 64-bit number; 'MANA' in ASCII). */
-export const LEADER_LOCK_KEY = 0x4d414e41;
+/**
+ * The worker leader's advisory lock: the first of its two 32-bit keys ('MANA' in ASCII); the second is a hash of
+ * the schema the process works in. Advisory locks belong to the whole database, so with one fixed key two
+ * deployments in two schemas of one database (a staging beside production; the test suites side by side) would
+ * each wait for the other's leader, and neither would ever run its jobs.
+ */
+export const LEADER_LOCK_CLASS = 0x4d414e41;
+
+const tryLock = sql<{
+  locked: boolean;
+}>`select pg_try_advisory_lock(${LEADER_LOCK_CLASS}, hashtext(current_schema())) as locked`;
+const unlock = sql`select pg_advisory_unlock(${LEADER_LOCK_CLASS}, hashtext(current_schema()))`;
 
 /**
  * Leadership through a PostgreSQL session-level advisory lock, held on one reserved connection for as long as
@@ -38,9 +48,7 @@ export class Leadership {
   async tryAcquire(onLost: (error: unknown) => void = () => undefined): Promise<boolean> {
     if (this.release) return true;
     if (this.sessionPerProcess) {
-      const { rows } = await sql<{
-        locked: boolean;
-      }>`select pg_try_advisory_lock(${LEADER_LOCK_KEY}) as locked`.execute(this.db);
+      const { rows } = await tryLock.execute(this.db);
       if (!rows[0]?.locked) return false;
       this.release = () => undefined;
       this.held = Promise.resolve();
@@ -51,9 +59,7 @@ export class Leadership {
     this.held = this.db
       .connection()
       .execute(async (connection) => {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_lock(${LEADER_LOCK_KEY}) as locked`.execute(connection);
+        const { rows } = await tryLock.execute(connection);
         if (!rows[0]?.locked) {
           acquired(false);
           return;
@@ -80,7 +86,7 @@ export class Leadership {
             return;
           }
         }
-        await sql`select pg_advisory_unlock(${LEADER_LOCK_KEY})`.execute(connection);
+        await unlock.execute(connection);
       })
       .catch(() => acquired(false));
     return outcome;
@@ -93,7 +99,7 @@ export class Leadership {
     release?.();
     await this.held;
     if (release && this.sessionPerProcess) {
-      await sql`select pg_advisory_unlock(${LEADER_LOCK_KEY})`.execute(this.db).catch(() => undefined);
+      await unlock.execute(this.db).catch(() => undefined);
     }
   }
 }
