@@ -7,9 +7,9 @@ import { startOwnerChannel, type OwnerChannel } from './operator/owner-channel';
 import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
 import { openTokenCipher } from './security/token-vault';
 import pino from 'pino';
-import { demoWorld } from './integrations/x/x-simulation';
+import { demoWorld, simulatedXBase } from './integrations/x/x-simulation';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
-import { demoState } from './modules/mana/demo-state.service';
+import { demoOnSimulatedXBase, demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 import { startMetricsServer } from './modules/metrics/metrics-server';
 import { monitorEventLoop } from './event-loop-monitor';
@@ -47,7 +47,15 @@ async function main(): Promise<void> {
   const migration = await migrateToLatest(database.db);
   // The simulated X's demo world exists only on X.
   const simulated = config.socialNetwork === 'x' && config.x.mode === 'simulated';
-  const demo = simulated ? await demoState(database.db, Date.now()) : undefined;
+  // The demo follows the origin it is served from (a new PORT or PUBLIC_ORIGIN moves its avatar links).
+  const demo = simulated
+    ? await demoOnSimulatedXBase(
+        database.db,
+        await demoState(database.db, Date.now()),
+        simulatedXBase(config),
+        new Date(),
+      )
+    : undefined;
   const world = demo ? demoWorld(demo.anchor) : undefined;
   // The worker drives the demo world's clock only when it shares the process (and the world) with the API.
   const replay = world && demo && role === 'all' && config.seedDemo ? { world, state: demo } : undefined;

@@ -59,7 +59,7 @@ export async function replayDemoHistory(options: {
       await worker.runJob('refresh');
       await worker.runJob('totals');
     }
-    await saveDemoProgress(db, { anchor: state.anchor, simulatedAt: world.now() });
+    await saveDemoProgress(db, { ...state, simulatedAt: world.now() });
     const done = Math.floor(((world.now() - from) / total) * 10);
     if (done > reported) {
       reported = done;
@@ -87,8 +87,7 @@ export function followWallClock(options: {
   let ticks = 0;
   const timer = setInterval(() => {
     world.clock.setTime(Date.now());
-    if (++ticks % 60 === 0)
-      void saveDemoProgress(db, { anchor: state.anchor, simulatedAt: world.now() }).catch(() => {});
+    if (++ticks % 60 === 0) void saveDemoProgress(db, { ...state, simulatedAt: world.now() }).catch(() => {});
   }, 1_000);
   timer.unref();
   return () => clearInterval(timer);

@@ -40,6 +40,13 @@ export function demoWorld(anchor = Date.now()): World {
 }
 
 /**
+ * Where browsers reach the simulated X, and so the base of the avatar links it gives: the origin browsers use (and
+ * CSP allows as 'self'), not the loopback address the server's X client calls.
+ */
+export const simulatedXBase = (config: Pick<Config, 'publicOrigin'>): string =>
+  `${config.publicOrigin}/x-sim`;
+
+/**
  * Mounts the simulated X at `/x-sim` on this server, with the demo app registered for our callback URL. The
  * server's X client then talks to it over HTTP exactly as it would talk to X.
  */
@@ -62,8 +69,6 @@ export async function mountSimulatedX(
     ],
     followWallClock: options.followWallClock,
     ...(options.oauthOnWallClock ? { oauthClock: Date.now } : {}),
-    // Avatar URLs must name the origin browsers use (and CSP allows as 'self'), not the loopback address
-    // the server's X client calls.
-    publicBaseUrl: `${config.publicOrigin}/x-sim`,
+    publicBaseUrl: simulatedXBase(config),
   });
 }
