@@ -56,6 +56,8 @@ export default defineConfig({
           root: './e2e',
           include: ['**/*.e2e.ts'],
           environment: 'node',
+          // The demo replayed once for every file that needs it settled, beside the other projects' files.
+          globalSetup: ['./support/demo-template.setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // Two browser files at a time (each its own server on a free port and its own Chromium): they wait on

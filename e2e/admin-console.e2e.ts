@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)('the operator console in the browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+    [server, browser] = await Promise.all([startServer({}, [], { demoCaughtUp: true }), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('a disqualified member appeals from their card', (
   };
 
   beforeAll(async () => {
-    server = await startServer({ LOG_LEVEL: 'info' });
+    server = await startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true });
     browser = await launchChromium();
     await demoCaughtUp(server, 300_000);
   }, 600_000);

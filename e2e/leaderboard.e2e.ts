@@ -61,7 +61,7 @@ async function breakdownNumbers(page: Page) {
 
 describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)', () => {
   // One server and one Chromium for the file, started side by side (support/harness.ts).
-  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }));
+  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true }));
 
   beforeAll(async () => {
     // The real server with the demo world (200+ authors, 2,000+ posts), serving the built web app.

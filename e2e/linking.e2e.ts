@@ -6,6 +6,7 @@ import { hasChromium } from './support/chromium';
 import { useBrowserFile } from './support/harness';
 import { browserIdOf, earnMoreMana, linkFromCard } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
+import { startServer } from './support/server';
 
 const widths = [375, 1280] as const;
 const heights: Record<(typeof widths)[number], number> = { 375: 812, 1280: 900 };
@@ -14,7 +15,8 @@ const screenshots = path.resolve(import.meta.dirname, '../test-results/screensho
 
 describe.skipIf(!hasChromium)('linking an account and referrals in the browser', () => {
   // One server and one Chromium for the file, started side by side (support/harness.ts).
-  const file = useBrowserFile();
+  // A fresh demo, not the replayed template: members link while the worker replays its history (beforeAll).
+  const file = useBrowserFile(() => startServer());
 
   beforeAll(async () => {
     // With the demo: members link while the worker replays the demo history (the simulated X's OAuth runs on

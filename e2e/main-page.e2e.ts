@@ -30,13 +30,13 @@ type Opened = { page: Page; errors: string[] };
 describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', () => {
   // One server and one Chromium for the file; each test's contexts are closed after it (support/harness.ts).
   // At level info the server logs when the demo's history replay is over (support/demo.ts).
-  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }));
+  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true }));
 
   beforeAll(async () => {
     await fs.mkdir(screenshots, { recursive: true });
     // The replay keeps the server's one thread busy (the simulated X and the worker in the same process): on a
-    // loaded CI machine a page then waited more than 30 s for a lazy chunk. The tests are about the page, so they
-    // start once the demo has caught up.
+    // loaded CI machine a page then waited more than 30 s for a lazy chunk. The tests are about the page, so the
+    // server starts from the run's replayed demo and they start once its short catch-up is over.
     await demoCaughtUp(file.server, 300_000);
   }, 320_000);
 

@@ -6,13 +6,12 @@ import { postsResponseSchema, type TrackedPost } from '@manaboard/contract';
 import { hasChromium } from './support/chromium';
 import { useBrowserFile } from './support/harness';
 import { watchPageErrors } from './support/page-errors';
-import { startServer } from './support/server';
 
 const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
 
 describe.skipIf(!hasChromium)('a post link in simulation mode (demo world)', () => {
   // One server and one Chromium for the file, started side by side (support/harness.ts).
-  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }));
+  const file = useBrowserFile();
   let post: TrackedPost;
 
   beforeAll(async () => {

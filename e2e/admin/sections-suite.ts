@@ -26,7 +26,10 @@ export function consoleSectionsSuite(sections: readonly ConsoleSection[]): void 
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ LOG_LEVEL: 'info' }), launchChromium()]);
+    [server, browser] = await Promise.all([
+      startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true }),
+      launchChromium(),
+    ]);
     // The board settled and the fairness signals computed: the demo flags its planted ring once it caught up.
     await demoCaughtUp(server, 300_000);
   }, 600_000);

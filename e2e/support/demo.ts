@@ -7,6 +7,8 @@ import type { RunningServer } from './server';
 export async function demoCaughtUp(server: RunningServer, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!server.output().includes('demo: caught up')) {
+    if (server.exited())
+      throw new Error(`the server exited before the demo replay was over:\n${server.output()}`);
     if (Date.now() > deadline) throw new Error(`the demo replay did not finish in time:\n${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

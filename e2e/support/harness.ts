@@ -16,10 +16,12 @@ export type BrowserFile = {
 
 /**
  * Registers beforeAll/afterAll/afterEach hooks in the calling describe block: the server (`start`, by default
- * `startServer()` with the demo) and Chromium launch at the same time, once for the file; contexts made
+ * the demo, started caught up from the run's replayed template) and Chromium launch at the same time, once for the file; contexts made
  * through `newContext` are closed after each test, so pages do not pile up for the rest of the file.
  */
-export function useBrowserFile(start: () => Promise<RunningServer> = () => startServer()): BrowserFile {
+export function useBrowserFile(
+  start: () => Promise<RunningServer> = () => startServer({}, [], { demoCaughtUp: true }),
+): BrowserFile {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const open = new Set<BrowserContext>();
@@ -30,7 +32,8 @@ export function useBrowserFile(start: () => Promise<RunningServer> = () => start
     if (launched.status === 'fulfilled') browser = launched.value;
     if (started.status === 'rejected') throw started.reason;
     if (launched.status === 'rejected') throw launched.reason;
-  });
+    // Long enough for the demo template (support/demo-template.ts) when this file is among the run's first.
+  }, 660_000);
   afterEach(async () => {
     await Promise.all([...open].map((context) => context.close()));
     open.clear();

@@ -1,5 +1,6 @@
 import { freePort } from '../../apps/server/src/test/free-port';
 import { migratedPgliteDataDir } from '../../apps/server/src/test/pglite-template';
+import { replayedDemoDataDir } from './demo-template';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -12,7 +13,10 @@ export type RunningServer = {
   origin: string;
   dataDir: string;
   output: () => string;
-  stop: () => Promise<void>;
+  /** Whether the server process has exited (crashed, or stopped). */
+  exited: () => boolean;
+  /** Stops the server and removes its data directory (kept with `keepDataDir`, for the demo template). */
+  stop: (options?: { keepDataDir?: boolean }) => Promise<void>;
 };
 
 export { freePort };
@@ -21,17 +25,20 @@ export { freePort };
  * Starts the real server (apps/server/src/main.ts, as `npm start` does after building the web app) on a free
  * port with a temporary data directory, and waits until /readyz answers. On the embedded database the data
  * directory starts migrated and empty (a copy of a template: initdb and the migrations on disk took most of the
- * start-up); `freshDatabase` starts it empty instead, as a first `npm start` does.
+ * start-up); `freshDatabase` starts it empty instead, as a first `npm start` does, and `demoCaughtUp` starts it
+ * as the demo's data directory once its history replay is over (support/demo-template.ts).
  */
 export async function startServer(
   env: Record<string, string> = {},
   /** Arguments of main.ts (e.g. `['api']`: the API alone, which needs DATABASE_URL). */
   args: string[] = [],
-  options: { freshDatabase?: boolean } = {},
+  options: { freshDatabase?: boolean; demoCaughtUp?: boolean } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-e2e-'));
-  if (!env.DATABASE_URL && !options.freshDatabase) {
+  if (options.demoCaughtUp) {
+    await fs.cp(await replayedDemoDataDir(), dataDir, { recursive: true });
+  } else if (!env.DATABASE_URL && !options.freshDatabase) {
     await fs.cp(await migratedPgliteDataDir(), path.join(dataDir, 'pglite'), { recursive: true });
   }
   const origin = `http://127.0.0.1:${port}`;
@@ -89,10 +96,11 @@ export async function startServer(
     origin,
     dataDir,
     output: () => output,
-    stop: async () => {
+    exited: () => child.exitCode !== null || child.signalCode !== null,
+    stop: async ({ keepDataDir = false } = {}) => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }
