@@ -8,8 +8,9 @@ import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
 import { openTokenCipher } from './security/token-vault';
 import pino from 'pino';
 import { demoWorld, simulatedXBase } from './integrations/x/x-simulation';
+import { followDemoOrigin } from './integrations/x/demo-feed';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
-import { demoOnSimulatedXBase, demoState } from './modules/mana/demo-state.service';
+import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 import { startMetricsServer } from './modules/metrics/metrics-server';
 import { monitorEventLoop } from './event-loop-monitor';
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const simulated = config.socialNetwork === 'x' && config.x.mode === 'simulated';
   // The demo follows the origin it is served from (a new PORT or PUBLIC_ORIGIN moves its avatar links).
   const demo = simulated
-    ? await demoOnSimulatedXBase(
+    ? await followDemoOrigin(
         database.db,
         await demoState(database.db, Date.now()),
         simulatedXBase(config),

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { World } from '@manaboard/x-sim';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../clock';
 import { saveDemoProgress, type DemoState } from '../../modules/mana/demo-state.service';
+import { bumpTotalsStamp } from '../../modules/mana/totals.repository';
 import type { JobLog } from '../../jobs/job';
 import type { Worker } from '../../jobs/worker';
 
@@ -91,4 +92,32 @@ export function followWallClock(options: {
   }, 1_000);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Follows the demo to the origin it is served from now. The simulated X gives avatar links as absolute URLs under
+ * the public origin (so the page's CSP allows them as 'self'), and authors and members keep them as given; after a
+ * change of PORT or PUBLIC_ORIGIN those links name an origin nothing answers on, and the browser refuses them. So
+ * the links under the previous base are moved to the new one (and the leaderboard's cached pages dropped), once.
+ */
+export async function followDemoOrigin(
+  db: Kysely<Database>,
+  state: DemoState,
+  simulatedXBase: string,
+  now: Date,
+): Promise<DemoState> {
+  if (state.avatarBase === simulatedXBase) return state;
+  const moved = { ...state, avatarBase: simulatedXBase };
+  const previous = state.avatarBase;
+  await db.transaction().execute(async (trx) => {
+    if (previous !== undefined) {
+      const rebased = sql<string>`${simulatedXBase} || substr(avatar_url, ${previous.length + 1})`;
+      const underPrevious = sql<boolean>`starts_with(avatar_url, ${`${previous}/`})`;
+      await trx.updateTable('authors').set({ avatar_url: rebased }).where(underPrevious).execute();
+      await trx.updateTable('accounts').set({ avatar_url: rebased }).where(underPrevious).execute();
+      await bumpTotalsStamp(trx, now);
+    }
+    await saveDemoProgress(trx, moved, now);
+  });
+  return moved;
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
-import { demoOnSimulatedXBase, demoState, saveDemoProgress } from './demo-state.service';
-import { totalsStamp } from './totals.repository';
+import { demoState, saveDemoProgress } from '../../modules/mana/demo-state.service';
+import { totalsStamp } from '../../modules/mana/totals.repository';
+import { followDemoOrigin } from './demo-feed';
 
 const first = 'http://localhost:3000/x-sim';
 const moved = 'http://127.0.0.1:4100/x-sim';
@@ -32,10 +33,10 @@ describe.each(testDatabaseKinds())('the demo on a new origin (%s)', (kind) => {
   it('keeps the base it serves from, and moves the avatar links of the base before to the new one, once', async () => {
     const db = database.db;
     const fresh = await demoState(db, now.getTime());
-    expect(fresh.simulatedXBase).toBeUndefined();
+    expect(fresh.avatarBase).toBeUndefined();
     // The first start with the base kept: nothing to move from (a demo of an earlier version keeps its links).
-    const onFirst = await demoOnSimulatedXBase(db, fresh, first, now);
-    expect(onFirst).toEqual({ ...fresh, simulatedXBase: first });
+    const onFirst = await followDemoOrigin(db, fresh, first, now);
+    expect(onFirst).toEqual({ ...fresh, avatarBase: first });
     await saveDemoProgress(db, { ...onFirst, simulatedAt: now.getTime() });
     expect(await demoState(db, now.getTime())).toEqual({ ...onFirst, simulatedAt: now.getTime() });
 
@@ -76,8 +77,8 @@ describe.each(testDatabaseKinds())('the demo on a new origin (%s)', (kind) => {
     const stampBefore = await totalsStamp(db);
 
     const restarted = await demoState(db, now.getTime());
-    const onMoved = await demoOnSimulatedXBase(db, restarted, moved, now);
-    expect(onMoved).toEqual({ ...restarted, simulatedXBase: moved });
+    const onMoved = await followDemoOrigin(db, restarted, moved, now);
+    expect(onMoved).toEqual({ ...restarted, avatarBase: moved });
     expect(await avatars()).toEqual({
       authors: {
         '1': `${moved}/avatars/1.svg`,
@@ -93,7 +94,7 @@ describe.each(testDatabaseKinds())('the demo on a new origin (%s)', (kind) => {
 
     // The same base again: nothing moves, the stamp stays.
     const stampAfter = await totalsStamp(db);
-    expect(await demoOnSimulatedXBase(db, onMoved, moved, now)).toBe(onMoved);
+    expect(await followDemoOrigin(db, onMoved, moved, now)).toBe(onMoved);
     expect(await totalsStamp(db)).toEqual(stampAfter);
   });
 });
