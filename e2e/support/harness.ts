@@ -16,8 +16,9 @@ export type BrowserFile = {
 
 /**
  * Registers beforeAll/afterAll/afterEach hooks in the calling describe block: the server (`start`, by default
- * the demo, started caught up from the run's replayed template) and Chromium launch at the same time, once for the file; contexts made
- * through `newContext` are closed after each test, so pages do not pile up for the rest of the file.
+ * the demo, started caught up from the run's replayed template) and Chromium launch at the same time, once for
+ * the file; contexts made through `newContext` are closed after each test, so pages do not pile up for the rest
+ * of the file.
  */
 export function useBrowserFile(
   start: () => Promise<RunningServer> = () => startServer({}, [], { demoCaughtUp: true }),

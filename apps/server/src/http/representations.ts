@@ -13,17 +13,18 @@ export type Encoding = 'br' | 'gzip';
  */
 export type StoredAnswer = {
   json: string;
-  /** The JSON's length in UTF-8 bytes (its Content-Length), counted once. */
-  jsonBytes: number;
+  /**
+   * The JSON's UTF-8 bytes as a latin1 string (one char per byte, so its length is the Content-Length), made once:
+   * Node writes such a string as a copy of its bytes, where the JSON written as `utf8` was encoded again on every
+   * write (scanned when all ASCII, re-encoded when it holds a name beyond latin1).
+   */
+  plainLatin1: string;
   etag: string;
   compressed: Partial<Record<Encoding, CompressedForm>>;
 };
 
 /** A compressed form: its bytes, the same bytes as a latin1 string (one char per byte), and its ETag. */
 type CompressedForm = { bytes: Buffer; latin1: string; etag: string };
-
-/** A body as Node writes it in one piece with its headers: a string, its encoding and its length in bytes. */
-type WrittenBody = { text: string; encoding: 'utf8' | 'latin1'; bytes: number };
 
 /** Below this, compression costs more than it saves (the size @fastify/compress uses too). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -36,9 +37,11 @@ export function storedAnswer(body: unknown): StoredAnswer {
 }
 
 export function storedJson(json: string): StoredAnswer {
+  const utf8 = Buffer.from(json, 'utf8');
   return {
     json,
-    jsonBytes: Buffer.byteLength(json, 'utf8'),
+    // All ASCII: the JSON is its own latin1 form.
+    plainLatin1: utf8.length === json.length ? json : utf8.toString('latin1'),
     etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
     compressed: {},
   };
@@ -109,10 +112,9 @@ export function sendStored(
   });
   if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
   void reply.type('application/json; charset=utf-8');
-  if (!form || !encoding)
-    return sendInOneWrite(request, reply, { text: answer.json, encoding: 'utf8', bytes: answer.jsonBytes });
+  if (!form || !encoding) return sendInOneWrite(request, reply, answer.plainLatin1);
   void reply.header('content-encoding', encoding);
-  return sendInOneWrite(request, reply, { text: form.latin1, encoding: 'latin1', bytes: form.bytes.length });
+  return sendInOneWrite(request, reply, form.latin1);
 }
 
 declare module 'fastify' {
@@ -125,21 +127,21 @@ declare module 'fastify' {
 /**
  * Node writes a Buffer body after its headers as a second chunk (a `writev` of two), while a string body is joined
  * to the headers into one write; on these machines that alone cost a third of the throughput of a small answer
- * (bench/as-users-get-it.ts, docs/benchmarks.md). So the compressed bytes, kept as a latin1 string (one char per
- * byte, exact), and the plain JSON are written by Node directly with their headers in one write. Fastify's reply is
+ * (bench/as-users-get-it.ts, docs/benchmarks.md). So the stored bytes, plain or compressed, kept as a latin1 string
+ * (one char per byte, exact), are written by Node directly with their headers in one write. Fastify's reply is
  * hijacked for it: its onSend hooks do not run, so what they would add is added here (the JSON security headers;
  * compression is already done, and the routes using it turn @fastify/compress off), which also spares a stored
  * answer the hooks' work on every request; its onResponse hooks (metrics, request log) still run when the response
  * finishes. Node leaves the body out of a HEAD answer itself.
  */
-function sendInOneWrite(request: FastifyRequest, reply: FastifyReply, body: WrittenBody): FastifyReply {
+function sendInOneWrite(request: FastifyRequest, reply: FastifyReply, latin1Body: string): FastifyReply {
   for (const [name, value] of request.server.jsonSecurityHeaders ?? []) {
     if (!reply.hasHeader(name)) reply.header(name, value);
   }
-  void reply.header('content-length', body.bytes);
+  void reply.header('content-length', latin1Body.length);
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(reply.statusCode, reply.getHeaders() as Record<string, string>);
-  raw.end(request.method === 'HEAD' ? undefined : body.text, body.encoding);
+  raw.end(request.method === 'HEAD' ? undefined : latin1Body, 'latin1');
   return reply;
 }
