@@ -16,8 +16,10 @@ export default function setup(project: TestProject): () => Promise<void> {
   const template = path.join(os.tmpdir(), `manaboard-demo-template-${process.pid}-${Date.now()}`);
   project.provide('demoTemplate', template);
   let server: RunningServer | undefined;
+  let ended = false;
   const made = (async () => {
     server = await startServer({ LOG_LEVEL: 'info' });
+    if (ended) throw new Error('the e2e run ended before the demo server had started');
     await demoCaughtUp(server, 900_000);
     await server.stop({ keepDataDir: true });
     await fs.rename(server.dataDir, template);
@@ -28,6 +30,7 @@ export default function setup(project: TestProject): () => Promise<void> {
   });
   return async () => {
     // An e2e run that needed no template (or was cut short) must not leave the server running.
+    ended = true;
     await server?.stop({ keepDataDir: true }).catch(() => {});
     await made;
     await Promise.all(
