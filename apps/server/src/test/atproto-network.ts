@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { testEnv } from '../config/test-env';
 import { fileURLToPath } from 'node:url';
 import type { TestNetwork } from '@atproto/dev-env';
 import { freePort } from './free-port';
@@ -26,7 +27,7 @@ export type LocalAtprotoNetwork = {
 
 /** Null when the local network can start here, or why it cannot. */
 export function atprotoNetworkSkipReason(): string | null {
-  if (!process.env.TEST_DATABASE_URL) {
+  if (!testEnv.databaseUrl) {
     return 'the local AT Protocol network keeps its data in PostgreSQL: set TEST_DATABASE_URL to run the Bluesky tests';
   }
   // The network's own database driver is a native addon (better-sqlite3 13, whose Node-API prebuilds load on
@@ -45,9 +46,10 @@ export function atprotoNetworkSkipReason(): string | null {
 }
 
 export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
+  const serverUrl = testEnv.databaseUrl;
   if (!serverUrl) throw new Error(atprotoNetworkSkipReason() ?? 'no TEST_DATABASE_URL');
-  const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const redis = new URL(testEnv.redisUrl ?? 'redis://127.0.0.1:6379');
+  // dev-env reads its Redis from the environment: set for it, not read here.
   process.env.REDIS_HOST ??= `${redis.hostname}:${redis.port || '6379'}`;
   // Letters and underscores only: the network derives more schema names from it.
   const schema = `mb_atproto_${randomBytes(5)

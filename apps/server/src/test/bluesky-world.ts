@@ -7,6 +7,7 @@ import { buildApp } from '../app';
 import type { Clock } from '../clock';
 import type { BlueskyConfig } from '../config/config';
 import { loadConfig } from '../config/config';
+import { testEnv } from '../config/test-env';
 import type { DatabaseHandle } from '../db/database';
 import { Worker } from '../jobs/worker';
 import { readRulesFile, saveRules } from '../modules/programme/programme.service';
@@ -92,7 +93,7 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
     now: () => Date.now() + time.offset,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   };
-  const log = pino({ level: process.env.BSKY_TEST_LOG ?? 'silent' });
+  const log = pino({ level: testEnv.blueskyLogLevel });
   const blueskyConfig: BlueskyConfig = {
     appviewUrl: net.appviewUrl,
     plcUrl: net.plcUrl,
