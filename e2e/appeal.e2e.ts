@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manaResponseSchema } from '@manaboard/contract';
 import { signInToConsole } from './support/admin-console';
 import { hasChromium, launchChromium } from './support/chromium';
-import { demoCaughtUp } from './support/demo';
 import { linkFromCard } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
 import { startServer, type RunningServer } from './support/server';
@@ -68,9 +67,8 @@ describe.skipIf(!hasChromium)('a disqualified member appeals from their card', (
   };
 
   beforeAll(async () => {
-    server = await startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true });
+    server = await startServer({}, [], { demoCaughtUp: true });
     browser = await launchChromium();
-    await demoCaughtUp(server, 300_000);
   }, 600_000);
   afterAll(async () => {
     await browser?.close();

@@ -6,10 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manaResponseSchema, type ManaAuthor } from '@manaboard/contract';
 import { hasChromium } from './support/chromium';
 import { useBrowserFile } from './support/harness';
-import { demoCaughtUp } from './support/demo';
 import { linkFromCard } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
-import { startServer } from './support/server';
 
 const widths = [375, 768, 1280, 1600] as const;
 type Width = (typeof widths)[number];
@@ -61,12 +59,11 @@ async function breakdownNumbers(page: Page) {
 
 describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)', () => {
   // One server and one Chromium for the file, started side by side (support/harness.ts).
-  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true }));
+  const file = useBrowserFile();
 
   beforeAll(async () => {
-    // The real server with the demo world (200+ authors, 2,000+ posts), serving the built web app.
-    // Ranks move while the demo history replays; the assertions compare the page with the API once it is over.
-    await demoCaughtUp(file.server);
+    // The real server with the demo world (200+ authors, 2,000+ posts), serving the built web app. Ranks move
+    // while the demo history replays; the harness's server has caught up, so the page and the API agree.
     await fs.mkdir(screenshots, { recursive: true });
   });
 

@@ -4,9 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from './support/chromium';
-import { demoCaughtUp } from './support/demo';
 import { useBrowserFile } from './support/harness';
-import { startServer } from './support/server';
 import {
   bar,
   bodyOverflow,
@@ -29,16 +27,14 @@ type Opened = { page: Page; errors: string[] };
 
 describe.skipIf(!hasChromium)('the main page in the browser (SPEC §2, §9)', () => {
   // One server and one Chromium for the file; each test's contexts are closed after it (support/harness.ts).
-  // At level info the server logs when the demo's history replay is over (support/demo.ts).
-  const file = useBrowserFile(() => startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true }));
+  // The replay keeps the server's one thread busy (the simulated X and the worker in the same process): on a
+  // loaded CI machine a page then waited more than 30 s for a lazy chunk. The tests are about the page, so the
+  // harness's server starts from the run's replayed demo, caught up.
+  const file = useBrowserFile();
 
   beforeAll(async () => {
     await fs.mkdir(screenshots, { recursive: true });
-    // The replay keeps the server's one thread busy (the simulated X and the worker in the same process): on a
-    // loaded CI machine a page then waited more than 30 s for a lazy chunk. The tests are about the page, so the
-    // server starts from the run's replayed demo and they start once its short catch-up is over.
-    await demoCaughtUp(file.server, 300_000);
-  }, 320_000);
+  });
 
   async function open(width: number, route = '/'): Promise<Opened> {
     // A context per page: axe needs one (and pages share nothing).

@@ -3,7 +3,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInToConsole } from '../support/admin-console';
 import { launchChromium } from '../support/chromium';
-import { demoCaughtUp } from '../support/demo';
 import { watchPageErrors } from '../support/page-errors';
 import { startServer, type RunningServer } from '../support/server';
 
@@ -26,12 +25,8 @@ export function consoleSectionsSuite(sections: readonly ConsoleSection[]): void 
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer({ LOG_LEVEL: 'info' }, [], { demoCaughtUp: true }),
-      launchChromium(),
-    ]);
     // The board settled and the fairness signals computed: the demo flags its planted ring once it caught up.
-    await demoCaughtUp(server, 300_000);
+    [server, browser] = await Promise.all([startServer({}, [], { demoCaughtUp: true }), launchChromium()]);
   }, 600_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,5 +1,6 @@
 import { freePort } from '../../apps/server/src/test/free-port';
 import { migratedPgliteDataDir } from '../../apps/server/src/test/pglite-template';
+import { demoCaughtUp } from './demo';
 import { replayedDemoDataDir } from './demo-template';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -26,7 +27,8 @@ export { freePort };
  * port with a temporary data directory, and waits until /readyz answers. On the embedded database the data
  * directory starts migrated and empty (a copy of a template: initdb and the migrations on disk took most of the
  * start-up); `freshDatabase` starts it empty instead, as a first `npm start` does, and `demoCaughtUp` starts it
- * as the demo's data directory once its history replay is over (support/demo-template.ts).
+ * on the run's replayed demo (support/demo-template.ts) and returns once the server has caught up on the minutes
+ * since (it logs at level info for that, unless `env` sets LOG_LEVEL).
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -64,7 +66,7 @@ export async function startServer(
         PUBLIC_ORIGIN: origin,
         DATA_DIR: dataDir,
         DATABASE_URL: '',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: options.demoCaughtUp ? 'info' : 'warn',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,7 +94,7 @@ export async function startServer(
     await new Promise((r) => setTimeout(r, 100));
   }
 
-  return {
+  const server: RunningServer = {
     origin,
     dataDir,
     output: () => output,
@@ -103,4 +105,13 @@ export async function startServer(
       if (!keepDataDir) await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+  if (options.demoCaughtUp) {
+    try {
+      await demoCaughtUp(server, 300_000);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  }
+  return server;
 }
