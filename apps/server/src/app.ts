@@ -15,6 +15,7 @@ import { announcementsRoutes } from './modules/announcements/announcements.route
 import { healthRoutes } from './modules/health/health.routes';
 import { Metrics } from './modules/metrics/metrics';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
 import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
@@ -111,6 +112,8 @@ async function networkOf(config: Config, db: Db, vault: TokenVault, clock: Clock
 export function createMetrics(config: Config, db: Db): Metrics {
   const metrics = new Metrics({ db, monthlyReadCap: config.x.monthlyReadCap });
   metrics.watchMonthReads(() => monthReads(db, new Date()));
+  // The leader's stored progress; a process whose worker reports the stream reads its own memory instead.
+  metrics.watchStream(() => storedStreamReading(db, new Date()));
   return metrics;
 }
 
@@ -184,6 +187,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ping: database.ping,
     workerMaxAgeMs: config.readyWorkerMaxAgeMs,
     localJobRunAt: () => metrics.lastJobRunAt,
+    streamLagSeconds: async () => (await storedStreamReading(database.db, new Date()))?.lagSeconds ?? null,
+    streamMaxLagSeconds: config.stream.maxLagSeconds,
   });
   if (config.metrics.token) await app.register(metricsRoutes, { metrics, token: config.metrics.token });
   await app.register(identityRoutes, { csrf, limits });

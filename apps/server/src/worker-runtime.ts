@@ -1,6 +1,9 @@
 import type { World } from '@manaboard/x-sim';
 import type { Config } from './config/config';
 import { BLUESKY_JOBS, createBlueskyReading } from './integrations/bluesky/bluesky-reading';
+import { RELAY_REPLAY_MS } from './integrations/bluesky/bluesky-stream';
+import { StreamProgressReporter } from './jobs/stream-progress';
+import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import type { DatabaseHandle } from './db/database';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
@@ -123,14 +126,42 @@ export function createWorkerRuntime(options: {
 function blueskyRuntime(options: Parameters<typeof createWorkerRuntime>[0]): WorkerRuntime {
   const { config, database, log, metrics } = options;
   const clock = systemClock;
-  const reading = createBlueskyReading({ config: config.bluesky, db: database.db, log, clock });
+  const db = database.db;
+  // Lag, rates and the relay's replay window left: this process's metrics, the log, and a row for other processes.
+  const progress = new StreamProgressReporter({
+    db,
+    log,
+    source: 'bluesky',
+    replayWindowMs: RELAY_REPLAY_MS,
+    maxLagSeconds: config.stream.maxLagSeconds,
+  });
+  metrics?.watchStream(async () =>
+    progress.hasReports ? progress.reading() : storedStreamReading(db, new Date()),
+  );
+  const reading = createBlueskyReading({
+    config: config.bluesky,
+    db,
+    log,
+    clock,
+    stream: { onProgress: (report) => progress.report(report) },
+  });
   const worker = new Worker(
     { db: database.db, network: reading.network, clock, log },
     {
       databaseKind: database.kind,
       jobs: BLUESKY_JOBS,
       leaderServices: [
-        { name: 'bluesky-stream', start: () => reading.stream.start(), stop: () => reading.stream.stop() },
+        {
+          name: 'bluesky-stream',
+          start: async () => {
+            progress.start();
+            await reading.stream.start();
+          },
+          stop: async () => {
+            await reading.stream.stop();
+            await progress.stop();
+          },
+        },
       ],
       ...(config.workerIntervalSeconds ? { intervalSeconds: config.workerIntervalSeconds } : {}),
       ...(options.onTotalsChanged ? { onTotalsChanged: options.onTotalsChanged } : {}),

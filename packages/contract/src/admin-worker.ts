@@ -11,8 +11,14 @@ import { freeKeys } from './admin-json';
 export const workerJobNameSchema = z.enum(['search', 'refresh', 'interactions', 'settle', 'totals']);
 export type WorkerJobName = z.infer<typeof workerJobNameSchema>;
 
+/**
+ * One job of the configured network's schedule (every one is listed, run or not): its schedule, its next run
+ * computed from that schedule (null while the worker is paused), and what its last run did.
+ */
 export const jobStatusSchema = z.object({
   job: z.string(),
+  /** When it runs: a cron pattern (UTC; six fields = with seconds), or `every N s` (WORKER_INTERVAL_SECONDS). */
+  schedule: z.string(),
   lastRunAt: z.nullable(z.string()),
   lastSuccessAt: z.nullable(z.string()),
   nextRunAt: z.nullable(z.string()),
@@ -44,12 +50,26 @@ export const callsUsageSchema = z.object({
   todayCostUsd: z.number(),
 });
 
-/** Usage of a network read from an event stream: how far behind it is and how often it reconnected. */
+/**
+ * Usage of a network read from an event stream: how far behind it is, how fast it reads and stores, how much of
+ * the source's replay window is left before events are lost, and how often it reconnected. Rates and the window
+ * come from the progress the leading worker stores every few seconds (null: no fresh report).
+ */
 export const streamUsageSchema = z.object({
   kind: z.literal('stream'),
   network: z.string(),
   lastEventAt: z.nullable(z.string()),
   lagSeconds: z.nullable(z.number()),
+  /** The lag above which the stream counts as behind (READY_STREAM_MAX_LAG_SECONDS; null: not checked). */
+  lagBoundSeconds: z.nullable(z.number()),
+  /** Events read from the network per second (kept and dropped), and stored, over the last half minute. */
+  seenPerSecond: z.nullable(z.number()),
+  storedPerSecond: z.nullable(z.number()),
+  /** How long the source replays from a cursor, and how much of that is left at the current lag. */
+  replayWindowSeconds: z.nullable(z.number()),
+  replayWindowLeftSeconds: z.nullable(z.number()),
+  /** When the leading worker last stored its progress. */
+  progressAt: z.nullable(z.string()),
   /** Reconnects recorded since the stream last started (null: not recorded by this process). */
   reconnects: z.nullable(z.number()),
   lastError: z.nullable(z.string()),

@@ -1,4 +1,5 @@
 import type { Sealed } from './sealed';
+import type { StreamConfig } from './stream-config';
 
 /** The shapes of the server's configuration (config.ts parses the environment into them). */
 /** The server's configuration, parsed once at start-up. */
@@ -48,6 +49,7 @@ export type Config = {
   metrics: MetricsConfig;
   /** How long the worker leader may go without finishing a job before /readyz fails (0: not checked). */
   readyWorkerMaxAgeMs: number;
+  stream: StreamConfig;
   admin: AdminConfig;
 };
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { Sealed } from './sealed';
+import { streamConfig, streamEnvShape } from './stream-config';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -108,6 +109,7 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   READY_WORKER_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(600),
+  ...streamEnvShape,
   ADMIN_ACCOUNTS: accountList.optional(),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(168).default(12),
@@ -234,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     brandingFile: path.resolve(repoRoot, e.BRANDING_FILE),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
+    stream: streamConfig(e),
     admin: adminConfig(e),
   };
 }

@@ -35,3 +35,13 @@ export interface JobRunRequestsTable {
   finished_at: Timestamp | null;
   error: string | null;
 }
+
+/** The worker leader's latest progress on an event stream (migration 0016), rewritten every few seconds. */
+export interface StreamProgressTable {
+  source: string;
+  reported_at: Timestamp;
+  cursor_time: Timestamp | null;
+  seen_per_second: number;
+  stored_per_second: number;
+  replay_window_seconds: number | null;
+}

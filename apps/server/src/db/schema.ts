@@ -12,7 +12,12 @@ import type {
 } from './schema-mana';
 import type { BlueskyOAuthSessionsTable, BlueskyOAuthStatesTable } from './schema-bluesky';
 import type { AdminSessionsTable } from './schema-admin';
-import type { AppealsTable, JobRunRequestsTable, WorkerControlTable } from './schema-console';
+import type {
+  AppealsTable,
+  JobRunRequestsTable,
+  StreamProgressTable,
+  WorkerControlTable,
+} from './schema-console';
 import type { EngagementEdgesTable, FairnessFlagsTable } from './schema-fairness';
 
 export * from './schema-mana';
@@ -135,6 +140,7 @@ export interface Database {
   post_metric_changes: PostMetricChangesTable;
   stream_records: StreamRecordsTable;
   ingest_state: IngestStateTable;
+  stream_progress: StreamProgressTable;
   bluesky_oauth_states: BlueskyOAuthStatesTable;
   bluesky_oauth_sessions: BlueskyOAuthSessionsTable;
   admin_sessions: AdminSessionsTable;

@@ -8,7 +8,8 @@ import { xUsageStatus } from './x/x-usage-status';
  * X_MONTHLY_READ_CAP with the cost at X_PRICE_PER_READ_USD, or Bluesky's stream lag.
  */
 export function networkUsageSource(config: Config): NetworkUsageSource {
-  if (config.socialNetwork === 'bluesky') return (db, now) => blueskyStreamStatus(db, now);
+  if (config.socialNetwork === 'bluesky')
+    return (db, now) => blueskyStreamStatus(db, now, config.stream.maxLagSeconds);
   return (db, now) =>
     xUsageStatus(db, now, {
       monthlyReadCap: config.x.monthlyReadCap,

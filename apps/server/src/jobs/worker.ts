@@ -9,23 +9,12 @@ import { interactionsJob } from './interactions.job';
 import { settleJob } from './settle.job';
 import { totalsJob } from './totals.job';
 import { fairnessJob } from './fairness.job';
+import { defaultSchedule } from './worker-schedule';
 
 /** Real elapsed time for the log (the job clock may be simulated). */
 const clockless = () => performance.now();
 
-/**
- * When each job runs (cron, UTC; six fields = with seconds). Search every minute; totals 20 s later, so a new
- * post reaches the leaderboard within the minute; refresh and interactions every 15 minutes (X's windows).
- */
-export const defaultSchedule: Record<JobName, string> = {
-  search: '*/1 * * * *',
-  refresh: '*/15 * * * *',
-  interactions: '*/15 * * * *',
-  settle: '7 * * * *',
-  totals: '20 * * * * *',
-  // Reads only stored data; hourly is plenty for advice an operator reviews.
-  fairness: '41 * * * *',
-};
+export { defaultSchedule };
 
 const jobs: Record<JobName, Job> = {
   search: searchJob,

@@ -25,7 +25,9 @@ export function createBlueskyReading(options: {
   db: Kysely<Database>;
   log: JobLog;
   clock: Clock;
-  stream?: Partial<Pick<BlueskyStreamOptions, 'batchSize' | 'flushMs' | 'maxBackoffMs' | 'relayUrl'>>;
+  stream?: Partial<
+    Pick<BlueskyStreamOptions, 'batchSize' | 'flushMs' | 'maxBackoffMs' | 'relayUrl' | 'onProgress'>
+  >;
   /** The gap fill's tuning (tests): its fetch, page size, longest wait. */
   gapFill?: Partial<Pick<GapFillOptions, 'fetch' | 'pageLimit' | 'maxBackoffMs'>>;
   /** The domain of a bare official handle (default bsky.social; the local test network's is `test`). */

@@ -8,6 +8,8 @@ import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld, type Did } from '../../test/bluesky-world';
 import { createWorkerRuntime } from '../../worker-runtime';
 import { GAP_JOB } from './bluesky-gap-fill';
+import { RELAY_REPLAY_MS } from './bluesky-stream';
+import { storedStreamReading } from '../../modules/stream-progress/stream-progress.service';
 
 const HOUR = 3_600_000;
 
@@ -55,6 +57,13 @@ describe.skipIf(reason)('the Bluesky stream in operation', () => {
     } finally {
       await runtime.stop();
     }
+    // The leader reported the stream's progress; its last report, stored when it stepped down, any process reads.
+    const progress = await storedStreamReading(w.database.db, new Date());
+    expect(progress?.storedPerSecond).toBeGreaterThan(0);
+    expect(progress?.seenPerSecond).toBeGreaterThanOrEqual(progress?.storedPerSecond ?? Infinity);
+    expect(progress?.replayWindowSeconds).toBe(RELAY_REPLAY_MS / 1000);
+    expect(progress?.lagSeconds).toBeGreaterThanOrEqual(0);
+    expect(progress?.lagSeconds).toBeLessThan(120);
     const unseen = await w.post('eve', 'written while no worker leads #ManaBoard');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(

@@ -2,22 +2,40 @@ import type { NetworkUsage } from '@manaboard/contract/admin';
 import type { Db } from '../../db/schema';
 import { readState } from '../../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
-import type { StreamCursor } from './bluesky-stream';
+import { storedStreamReading } from '../../modules/stream-progress/stream-progress.service';
+import { RELAY_REPLAY_MS, type StreamCursor } from './bluesky-stream';
+
+const iso = (at: Date | null | undefined) => at?.toISOString() ?? null;
 
 /**
- * The console's usage panel for Bluesky, from the stream's stored cursor (ingest_state, job `stream`): the
- * commit time of the last event stored and how far behind now it is. Reconnects are counted in the worker
- * process's metrics, not stored, so the console reports them as unknown (null).
+ * The console's usage panel for Bluesky: the lag from the newest event stored (the stream's cursor in
+ * ingest_state, or the leader's progress row when that is newer), the read and store rates and the relay's replay
+ * window left from the progress row the leading worker writes every few seconds. Reconnects are counted in the
+ * worker process's metrics, not stored, so the console reports them as unknown (null).
  */
-export async function blueskyStreamStatus(db: Db, now: Date): Promise<NetworkUsage> {
-  const state = await readState(db, STREAM_JOB);
+export async function blueskyStreamStatus(db: Db, now: Date, maxLagSeconds: number): Promise<NetworkUsage> {
+  const [state, progress] = await Promise.all([readState(db, STREAM_JOB), storedStreamReading(db, now)]);
   const cursor = (state?.cursor ?? {}) as StreamCursor;
-  const lastEventAt = cursor.time ? new Date(cursor.time) : null;
+  const times = [cursor.time ? new Date(cursor.time) : null, progress?.cursorTime ?? null].filter(
+    (t): t is Date => t !== null && !Number.isNaN(t.getTime()),
+  );
+  const lastEventAt = times.length > 0 ? new Date(Math.max(...times.map((t) => t.getTime()))) : null;
+  const lagSeconds = lastEventAt
+    ? Math.max(0, Math.round((now.getTime() - lastEventAt.getTime()) / 1000))
+    : null;
+  // The worker stores the window it was given; before its first report, the relay's as this adapter assumes it.
+  const window = progress?.replayWindowSeconds ?? RELAY_REPLAY_MS / 1000;
   return {
     kind: 'stream',
     network: 'bluesky',
-    lastEventAt: lastEventAt?.toISOString() ?? null,
-    lagSeconds: lastEventAt ? Math.max(0, Math.round((now.getTime() - lastEventAt.getTime()) / 1000)) : null,
+    lastEventAt: iso(lastEventAt),
+    lagSeconds,
+    lagBoundSeconds: maxLagSeconds > 0 ? maxLagSeconds : null,
+    seenPerSecond: progress?.seenPerSecond ?? null,
+    storedPerSecond: progress?.storedPerSecond ?? null,
+    replayWindowSeconds: window,
+    replayWindowLeftSeconds: window === null || lagSeconds === null ? null : Math.max(0, window - lagSeconds),
+    progressAt: iso(progress?.reportedAt),
     reconnects: null,
     lastError: state?.last_error ?? null,
   };

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/schema';
 import type { JobLog } from '../../jobs/job';
+import type { StreamProgressReport } from '../../jobs/stream-progress-report';
 import { readState, recordRun } from '../../modules/mana/ingest-state.repository';
 import { activeRules } from '../../modules/programme/programme.service';
 import { STREAM_JOB, type StreamEvent, type StreamIngest } from '../../modules/mana/stream-ingest.service';
@@ -40,6 +41,8 @@ export type BlueskyStreamOptions = {
   maxBackoffMs?: number;
   /** Fills a gap from authenticated search (with an app account); without it a gap heals only for known posts. */
   gapFill?: BlueskyGapFill | undefined;
+  /** Told of each stored batch: events read since the last one, events stored, the newest event's time. */
+  onProgress?: ((report: StreamProgressReport) => void) | undefined;
 };
 
 /**
@@ -68,6 +71,7 @@ export class BlueskyStream {
   private generation = 0;
   private failures = 0;
   private malformed = 0;
+  private seenSinceReport = 0;
   private readonly idResolver: IdResolver;
   private readonly waiters: Array<{ seq: number; resolve: () => void }> = [];
   private gapFilling: Promise<unknown> = Promise.resolve();
@@ -163,6 +167,7 @@ export class BlueskyStream {
 
   private async onEvent(event: Event, generation: number): Promise<void> {
     if (generation !== this.generation) return;
+    this.seenSinceReport++;
     if (event.event === 'identity') {
       // Which handle is now the account's is asked (and confirmed) by the engine, for the accounts it knows.
       this.buffer.push({ type: 'identity', authorId: event.did });
@@ -203,6 +208,13 @@ export class BlueskyStream {
       }
       this.stored = cursor;
       this.failures = 0;
+      this.options.onProgress?.({
+        at: new Date(clock.now()),
+        seen: this.seenSinceReport,
+        stored: events.length,
+        cursorTime: cursor.time ? new Date(cursor.time) : null,
+      });
+      this.seenSinceReport = 0;
       for (let i = this.waiters.length - 1; i >= 0; i--) {
         const waiter = this.waiters[i];
         if (waiter && waiter.seq <= (cursor.seq ?? 0)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordRun } from '../mana/ingest-state.repository';
+import { writeProgress } from '../stream-progress/stream-progress.repository';
 import { checkReadiness } from './readiness.service';
 import { buildTestApp } from '../../test/test-app';
 import { testDatabaseKinds } from '../../test/test-database';
@@ -68,6 +69,42 @@ describe.each(testDatabaseKinds())('health on %s', (kind) => {
         localJobRunAt: () => Date.now() - 1000,
       });
       expect(local).toEqual({ ready: true });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers degraded, still 200, with the reason while the event stream lags more than the bound', async () => {
+    const t = await buildTestApp(kind, { READY_STREAM_MAX_LAG_SECONDS: '60' });
+    const progress = (lagSeconds: number) =>
+      writeProgress(t.database.db, {
+        source: 'bluesky',
+        reported_at: new Date(),
+        cursor_time: new Date(Date.now() - lagSeconds * 1000),
+        seen_per_second: 2_000,
+        stored_per_second: 40,
+        replay_window_seconds: 86_400,
+      });
+    const readyz = async () => {
+      const response = await t.app.inject({ url: '/readyz' });
+      return [response.statusCode, response.json()];
+    };
+    try {
+      // No stream ever reported (a network read by polling, a worker still starting): nothing to judge.
+      expect(await readyz()).toEqual([200, { status: 'ok' }]);
+      await progress(10);
+      expect(await readyz()).toEqual([200, { status: 'ok' }]);
+      await progress(300);
+      expect(await readyz()).toEqual([
+        200,
+        {
+          status: 'degraded',
+          reason: 'stream-lag',
+          detail: 'the event stream is 300 s behind the network (READY_STREAM_MAX_LAG_SECONDS=60)',
+        },
+      ]);
+      await progress(5);
+      expect(await readyz()).toEqual([200, { status: 'ok' }]);
     } finally {
       await t.close();
     }

@@ -3,7 +3,8 @@ import { checkReadiness, type ReadinessDeps } from './readiness.service';
 
 /**
  * `GET /healthz`: the process is up. `GET /readyz`: the database answers and the worker leader has run within
- * READY_WORKER_MAX_AGE_SECONDS (503 with the reason otherwise; orchestrators and alerts watch it).
+ * READY_WORKER_MAX_AGE_SECONDS (503 with the reason otherwise; orchestrators and alerts watch it); 200
+ * `degraded` with the reason while the event stream lags more than READY_STREAM_MAX_LAG_SECONDS.
  */
 export const healthRoutes: FastifyPluginAsync<ReadinessDeps> = async (app, deps) => {
   app.get('/healthz', async (_request, reply) => {
@@ -12,6 +13,9 @@ export const healthRoutes: FastifyPluginAsync<ReadinessDeps> = async (app, deps)
   app.get('/readyz', async (_request, reply) => {
     const readiness = await checkReadiness(deps);
     void reply.header('Cache-Control', 'no-store');
+    if (readiness.ready && readiness.degraded) {
+      return reply.code(200).send({ status: 'degraded', ...readiness.degraded });
+    }
     if (readiness.ready) return reply.code(200).send({ status: 'ok' });
     return reply.code(503).send({ status: 'unavailable', reason: readiness.reason });
   });

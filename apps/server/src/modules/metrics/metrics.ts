@@ -3,6 +3,7 @@ import type { Db } from '../../db/schema';
 import type { JobName, JobOutcome } from '../../jobs/job';
 import type { LeaderboardCache } from '../leaderboard/leaderboard-cache';
 import { totalsLagSeconds } from './metrics.repository';
+import { registerStreamMetrics, type StreamReader } from './stream-metrics';
 
 /** What one finished job run reports (wall-clock duration; the job clock may be simulated). */
 export type JobRunReport = { job: JobName; seconds: number; outcome: JobOutcome | null; error: boolean };
@@ -26,6 +27,7 @@ export class Metrics {
   private readonly caches: LeaderboardCache[] = [];
   private rateWindows: (() => RateWindowReading[]) | undefined;
   private monthReads: (() => Promise<number>) | undefined;
+  private streamReader: StreamReader | undefined;
   private lastJobFinishedAt: number | undefined;
   private defaultsOn = false;
 
@@ -118,6 +120,12 @@ export class Metrics {
         this.set(await totalsLagSeconds(options.db));
       },
     });
+    registerStreamMetrics(this.registry, () => this.streamReader);
+  }
+
+  /** Where the event stream's lag and rates come from (the last caller wins: the worker over the stored row). */
+  watchStream(read: StreamReader): void {
+    this.streamReader = read;
   }
 
   /** One answered request; called from the app's single onResponse hook. */

@@ -3,7 +3,6 @@ import type { NetworkUsage, RunRequest, WorkerJobName, WorkerStatus } from '@man
 import type { Database, Db } from '../../db/schema';
 import { recordAudit } from '../audit/audit.repository';
 import { allStates } from '../mana/ingest-state.repository';
-import { TOTALS_STAMP_JOB } from '../mana/totals.repository';
 import * as repo from './worker-control.repository';
 
 /**
@@ -12,7 +11,20 @@ import * as repo from './worker-control.repository';
  */
 export type NetworkUsageSource = (db: Db, now: Date) => Promise<NetworkUsage>;
 
-export type WorkerControlDeps = { db: Kysely<Database>; now: () => number; usage: NetworkUsageSource };
+/** A job of the configured network's schedule (jobs/worker-schedule.ts), as the console lists it. */
+export type ListedJob = {
+  job: string;
+  schedule: string;
+  nextRunAt: (now: Date, lastRunAt: Date | null) => Date;
+};
+
+export type WorkerControlDeps = {
+  db: Kysely<Database>;
+  now: () => number;
+  usage: NetworkUsageSource;
+  /** Every job the leading worker schedules on this network, in order. */
+  schedule: readonly ListedJob[];
+};
 
 const iso = (at: Date | null | undefined) => at?.toISOString() ?? null;
 
@@ -29,9 +41,10 @@ function runRequestView(row: Awaited<ReturnType<typeof repo.recentRunRequests>>[
 }
 
 /**
- * Console, Worker and network: paused or not (and by whom), each job's last and next run, duration, last error,
- * items, calls and rate-limit window (from ingest_state, written by whichever process leads), the network's
- * usage, and the latest run-now requests with how each ended.
+ * Console, Worker and network: paused or not (and by whom), every job of the network's schedule with its next
+ * run (computed from the schedule; none while paused) and its last run's time, duration, error, items, calls and
+ * rate-limit window (from ingest_state, written by whichever process leads), the network's usage, and the
+ * latest run-now requests with how each ended.
  */
 export async function workerStatus(deps: WorkerControlDeps): Promise<WorkerStatus> {
   const now = new Date(deps.now());
@@ -41,24 +54,30 @@ export async function workerStatus(deps: WorkerControlDeps): Promise<WorkerStatu
     deps.usage(deps.db, now),
     repo.recentRunRequests(deps.db, 20),
   ]);
+  // ingest_state also holds cursors that are no job (the stream's, the demo's, the totals stamp): only the
+  // schedule's jobs are listed, each once, run or not.
+  const byJob = new Map(states.map((s) => [s.job, s]));
   return {
     paused: control.paused,
     pausedBy: control.paused ? control.changedBy : null,
     pausedAt: control.paused ? iso(control.changedAt) : null,
-    jobs: states
-      .filter((s) => s.job !== TOTALS_STAMP_JOB)
-      .map((s) => ({
-        job: s.job,
-        lastRunAt: iso(s.last_run_at),
-        lastSuccessAt: iso(s.last_success_at),
-        nextRunAt: iso(s.next_run_at),
-        lastDurationMs: s.last_duration_ms,
-        lastError: s.last_error,
-        lastErrorAt: iso(s.last_error_at),
-        items: s.last_items ?? {},
-        callsSpent: Number(s.calls_spent),
-        rateLimitResetAt: iso(s.rate_limit_reset_at),
-      })),
+    jobs: deps.schedule.map((scheduled) => {
+      const s = byJob.get(scheduled.job);
+      return {
+        job: scheduled.job,
+        schedule: scheduled.schedule,
+        lastRunAt: iso(s?.last_run_at),
+        lastSuccessAt: iso(s?.last_success_at),
+        // From the schedule, not the stored row (written only after a run, stale after a pause or a restart).
+        nextRunAt: control.paused ? null : iso(scheduled.nextRunAt(now, s?.last_run_at ?? null)),
+        lastDurationMs: s?.last_duration_ms ?? null,
+        lastError: s?.last_error ?? null,
+        lastErrorAt: iso(s?.last_error_at),
+        items: s?.last_items ?? {},
+        callsSpent: Number(s?.calls_spent ?? 0),
+        rateLimitResetAt: iso(s?.rate_limit_reset_at),
+      };
+    }),
     usage,
     runRequests: requests.map(runRequestView),
   };

@@ -5,6 +5,8 @@ import { workerStatusSchema } from '@manaboard/contract/admin';
 import { xUsageStatus } from '../../integrations/x/x-usage-status';
 import type { JobName } from '../../jobs/job';
 import { Worker } from '../../jobs/worker';
+import { workerSchedule } from '../../jobs/worker-schedule';
+import { X_JOBS } from '../../integrations/network-jobs';
 import { startManaHarness, type ManaHarness } from '../../test/mana-harness';
 import { testDatabaseKinds } from '../../test/test-database';
 import { requestJobRun, setWorkerPaused, workerStatus } from './worker-control.service';
@@ -68,10 +70,23 @@ describe.each(testDatabaseKinds())('worker control (%s)', (kind) => {
     expect(totals?.lastRunAt).not.toBeNull();
     expect(Object.keys(totals?.items ?? {}).length).toBeGreaterThan(0);
     expect(paused.jobs.map((j) => j.job)).not.toContain('leaderboard');
+    // Every job of the schedule, run yet or not; no next run while paused.
+    expect(paused.jobs.map((j) => j.job)).toEqual([...X_JOBS]);
+    expect(paused.jobs.map((j) => j.nextRunAt)).toEqual(X_JOBS.map(() => null));
+    expect(paused.jobs.every((j) => j.schedule === 'every 1 s')).toBe(true);
 
     await setWorkerPaused(db, { paused: false, actor: 'op:zoe', now: new Date(START) });
     await until(() => runs.length > atPause + 2);
-    expect((await workerStatus(deps())).paused).toBe(false);
+    const before = world.clock.now();
+    const resumed = await workerStatus(deps());
+    const after = world.clock.now();
+    expect(resumed.paused).toBe(false);
+    // Due again within the interval (1 s) on the worker's clock (the simulated one here), never in the past.
+    for (const job of resumed.jobs) {
+      const next = Date.parse(job.nextRunAt ?? '');
+      expect(next).toBeGreaterThan(before);
+      expect(next).toBeLessThanOrEqual(after + 1_000);
+    }
 
     const audit = await db.selectFrom('audit_log').select(['action', 'details']).orderBy('id').execute();
     expect(audit.map((a) => a.action)).toEqual(['worker.pause', 'worker.run-now', 'worker.resume']);
@@ -81,6 +96,7 @@ describe.each(testDatabaseKinds())('worker control (%s)', (kind) => {
       return {
         db,
         now: () => world.clock.now(),
+        schedule: workerSchedule({ jobs: X_JOBS, intervalSeconds: 1 }),
         usage: (d: typeof db, now: Date) =>
           xUsageStatus(d, now, { monthlyReadCap: 1_000, pricePerReadUsd: 0.005 }),
       };

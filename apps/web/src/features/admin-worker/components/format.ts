@@ -11,6 +11,14 @@ export function duration(ms: number | null): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+/** A span of seconds as an operator reads it: 45 s, 12 min 5 s, 23 h 59 min. */
+export function span(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3_600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3_600)} h ${Math.floor((s % 3_600) / 60)} min`;
+}
+
 export const count = (n: number) => n.toLocaleString('en-US');
 export const usd = (n: number) =>
   `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

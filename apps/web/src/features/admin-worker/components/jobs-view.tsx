@@ -48,31 +48,41 @@ function LastError({ job }: { job: Job }) {
   );
 }
 
-/** Each job's last run, next run, duration, items, calls, rate-limit window and last error; a table from 768 px. */
+/** The next run as the schedule gives it, or "paused" while the worker is paused. */
+const next = (job: Job, paused: boolean) => (paused ? 'paused' : at(job.nextRunAt));
+
+/**
+ * Every job of the network's schedule: its schedule, last run, next run, duration, items, calls, rate-limit
+ * window and last error; a table from 768 px.
+ */
 export function JobsView({
   jobs,
   onRun,
   running,
+  paused,
 }: {
   jobs: WorkerStatus['jobs'];
   onRun: (job: WorkerJobName) => void;
   running: boolean;
+  paused: boolean;
 }) {
-  if (jobs.length === 0) return <p className="text-violet-200">No job has run yet.</p>;
+  if (jobs.length === 0) return <p className="text-violet-200">No job is scheduled on this network.</p>;
   return (
     <>
       <ul className="space-y-3 md:hidden" aria-label="Jobs">
         {jobs.map((job) => (
           <li key={job.job} className="space-y-2 rounded-xl border border-white/10 bg-dusk/70 p-3 text-sm">
             <div className="flex items-center justify-between gap-2">
-              <h3 className="font-mono font-bold text-gold">{job.job}</h3>
+              <h3 className="font-mono font-bold text-gold">
+                {job.job} <span className="text-xs font-normal text-violet-200">{job.schedule}</span>
+              </h3>
               <RunButton job={job.job} onRun={onRun} busy={running} />
             </div>
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
               <dt className="text-violet-200">Last run</dt>
               <dd>{at(job.lastRunAt)}</dd>
               <dt className="text-violet-200">Next run</dt>
-              <dd>{at(job.nextRunAt)}</dd>
+              <dd>{next(job, paused)}</dd>
               <dt className="text-violet-200">Duration</dt>
               <dd>{duration(job.lastDurationMs)}</dd>
               <dt className="text-violet-200">Items</dt>
@@ -92,7 +102,7 @@ export function JobsView({
       <div className="hidden overflow-x-auto rounded-xl border border-white/10 md:block">
         <table className="w-full min-w-[720px] text-left text-sm">
           <caption className="sr-only">
-            Jobs: last and next run, duration, items, calls, rate limit, last error
+            Jobs: schedule, last and next run, duration, items, calls, rate limit, last error
           </caption>
           <thead className="bg-dusk/80 text-xs uppercase tracking-wide text-violet-100">
             <tr>
@@ -118,9 +128,12 @@ export function JobsView({
               <tr key={job.job} className="border-t border-white/10 align-top">
                 <th scope="row" className="px-3 py-2 font-mono text-gold">
                   {job.job}
+                  <span className="block whitespace-nowrap text-xs font-normal text-violet-200">
+                    {job.schedule}
+                  </span>
                 </th>
                 <td className="px-3 py-2">{at(job.lastRunAt)}</td>
-                <td className="px-3 py-2">{at(job.nextRunAt)}</td>
+                <td className="px-3 py-2">{next(job, paused)}</td>
                 <td className="whitespace-nowrap px-3 py-2">{duration(job.lastDurationMs)}</td>
                 <td className="px-3 py-2">{items(job)}</td>
                 <td className="px-3 py-2">{count(job.callsSpent)}</td>

@@ -1,5 +1,5 @@
 import type { NetworkUsage } from '@manaboard/contract/admin';
-import { at, count, usd } from './format';
+import { at, count, span, usd } from './format';
 
 type Calls = Extract<NetworkUsage, { kind: 'calls' }>;
 type Stream = Extract<NetworkUsage, { kind: 'stream' }>;
@@ -84,26 +84,54 @@ function CallsUsage({ usage }: { usage: Calls }) {
   );
 }
 
+const rate = (perSecond: number | null) => (perSecond === null ? 'no report' : `${count(perSecond)}/s`);
+
 function StreamUsage({ usage }: { usage: Stream }) {
+  const behind =
+    usage.lagSeconds !== null && usage.lagBoundSeconds !== null && usage.lagSeconds > usage.lagBoundSeconds;
+  const window = usage.replayWindowSeconds;
+  const left = usage.replayWindowLeftSeconds;
   return (
     <div className="space-y-2">
-      <dl className="grid gap-2 sm:grid-cols-3">
+      <dl className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
         <Figure
           term="Stream lag"
-          value={usage.lagSeconds === null ? 'unknown' : `${count(usage.lagSeconds)} s`}
+          value={
+            usage.lagSeconds === null ? 'unknown' : `${span(usage.lagSeconds)}${behind ? ' (behind)' : ''}`
+          }
+        />
+        <Figure
+          term="Events read / stored"
+          value={`${rate(usage.seenPerSecond)} / ${rate(usage.storedPerSecond)}`}
+        />
+        <Figure
+          term="Replay window left"
+          value={left === null || window === null ? 'unknown' : `${span(left)} of ${span(window)}`}
         />
         <Figure term="Last event" value={at(usage.lastEventAt)} />
+        <Figure term="Progress reported" value={at(usage.progressAt)} />
         <Figure
           term="Reconnects"
           value={usage.reconnects === null ? 'not recorded here' : count(usage.reconnects)}
         />
       </dl>
+      {behind ? (
+        <p role="alert" className="text-sm text-rose-200">
+          The stream is behind: more than {span(usage.lagBoundSeconds ?? 0)} of lag.{' '}
+          {left === 0
+            ? 'The replay window is used up: events older than it are lost (the gap is reported in the log).'
+            : 'Past the replay window left, events are lost for good.'}
+        </p>
+      ) : null}
       {usage.lastError ? <p className="text-sm text-rose-200">Last stream error: {usage.lastError}</p> : null}
     </div>
   );
 }
 
-/** The network's usage: calls against the cap and their estimated cost (X), or stream lag and reconnects (Bluesky). */
+/**
+ * The network's usage: calls against the cap and their estimated cost (X), or the stream's lag, rates and
+ * replay window left (Bluesky).
+ */
 export function NetworkUsageView({ usage }: { usage: NetworkUsage }) {
   return (
     <section aria-labelledby="usage-heading" className="space-y-3">

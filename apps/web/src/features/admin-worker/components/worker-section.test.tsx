@@ -21,6 +21,7 @@ const status: WorkerStatus = {
   jobs: [
     {
       job: 'search',
+      schedule: '*/1 * * * *',
       lastRunAt: '2026-11-22T10:00:00.000Z',
       lastSuccessAt: '2026-11-22T10:00:00.000Z',
       nextRunAt: '2026-11-22T10:15:00.000Z',
@@ -33,6 +34,7 @@ const status: WorkerStatus = {
     },
     {
       job: 'refresh',
+      schedule: '*/15 * * * *',
       lastRunAt: '2026-11-22T09:00:00.000Z',
       lastSuccessAt: null,
       nextRunAt: null,
@@ -43,6 +45,19 @@ const status: WorkerStatus = {
       callsSpent: 1,
       rateLimitResetAt: '2026-11-22T09:15:00.000Z',
     },
+    ...['interactions', 'settle', 'totals', 'fairness'].map((job) => ({
+      job,
+      schedule: job === 'totals' ? '20 * * * * *' : '7 * * * *',
+      lastRunAt: null,
+      lastSuccessAt: null,
+      nextRunAt: '2026-11-22T10:07:00.000Z',
+      lastDurationMs: null,
+      lastError: null,
+      lastErrorAt: null,
+      items: {},
+      callsSpent: 0,
+      rateLimitResetAt: null,
+    })),
   ],
   usage: {
     kind: 'calls',
@@ -108,30 +123,6 @@ describe('the worker and network section', () => {
     );
     expect(screen.getByRole('list', { name: 'Recent run-now requests' }).textContent).toMatch(/totals.*done/);
     expect(screen.getByText(/Running: jobs run on their schedule/)).toBeTruthy();
-  });
-
-  it('shows stream lag and reconnects on a network read from a stream', async () => {
-    fakeReferralService({
-      'GET /api/admin/session': session,
-      'GET /api/admin/worker': answer({
-        ...status,
-        jobs: [],
-        usage: {
-          kind: 'stream',
-          network: 'bluesky',
-          lastEventAt: '2026-11-22T10:00:00.000Z',
-          lagSeconds: 3,
-          reconnects: 2,
-          lastError: 'socket closed',
-        },
-      }),
-    });
-    renderWithProviders(mounted, '/admin/worker');
-    await screen.findByRole('heading', { name: 'Network: bluesky' });
-    expect(screen.getByText('3 s')).toBeTruthy();
-    expect(screen.getByText('2')).toBeTruthy();
-    expect(screen.getByText('Last stream error: socket closed')).toBeTruthy();
-    expect(screen.getByText('No job has run yet.')).toBeTruthy();
   });
 
   it('asks the worker to run a job now with {job} and the CSRF token, then asks for the state again', async () => {

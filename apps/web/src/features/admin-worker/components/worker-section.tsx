@@ -111,6 +111,7 @@ export function WorkerSection() {
             <JobsView
               jobs={status.data.data.jobs}
               running={run.isPending}
+              paused={paused}
               onRun={(job: WorkerJobName) => act(() => run.mutate(job))}
             />
           </section>

@@ -1,0 +1,60 @@
+import { Cron } from 'croner';
+import type { JobName } from './job';
+
+/**
+ * When each job runs (cron, UTC; six fields = with seconds). Search every minute; totals 20 s later, so a new
+ * post reaches the leaderboard within the minute; refresh and interactions every 15 minutes (X's windows).
+ */
+export const defaultSchedule: Record<JobName, string> = {
+  search: '*/1 * * * *',
+  refresh: '*/15 * * * *',
+  interactions: '*/15 * * * *',
+  settle: '7 * * * *',
+  totals: '20 * * * * *',
+  // Reads only stored data; hourly is plenty for advice an operator reviews.
+  fairness: '41 * * * *',
+};
+
+/** One job as the leader schedules it: its pattern as the operator reads it, and when it next runs. */
+export type ScheduledJob = {
+  job: JobName;
+  /** A cron pattern (UTC), or `every N s` when WORKER_INTERVAL_SECONDS replaces the schedule. */
+  schedule: string;
+  /** The next run after `now`, given when the job last started (null: never ran). */
+  nextRunAt: (now: Date, lastRunAt: Date | null) => Date;
+};
+
+/**
+ * The schedule the leading worker follows, for anyone to read (the console in an API process included): the
+ * network's jobs (`jobs`, in the schedule's order), each on the default pattern, or every `intervalSeconds`.
+ * The worker and the console both derive from this, so what the console promises is what the worker does.
+ */
+export function workerSchedule(options: {
+  jobs: readonly JobName[];
+  intervalSeconds?: number | undefined;
+}): ScheduledJob[] {
+  const names = (Object.keys(defaultSchedule) as JobName[]).filter((job) => options.jobs.includes(job));
+  const interval = options.intervalSeconds;
+  return names.map((job) => {
+    if (interval) {
+      return {
+        job,
+        schedule: `every ${interval} s`,
+        // The leader's ticker fires each second once `interval` seconds have passed since the job last started.
+        nextRunAt: (now, lastRunAt) => {
+          const nextSecond = new Date(Math.ceil((now.getTime() + 1) / 1000) * 1000);
+          const due = lastRunAt ? new Date(lastRunAt.getTime() + interval * 1000) : nextSecond;
+          return due > nextSecond ? due : nextSecond;
+        },
+      };
+    }
+    const pattern = defaultSchedule[job];
+    // A paused Cron with no function only computes times: nothing is scheduled.
+    const cron = new Cron(pattern, { timezone: 'UTC', paused: true });
+    return {
+      job,
+      schedule: pattern,
+      nextRunAt: (now) => cron.nextRun(now) ?? now,
+    };
+  });
+}
