@@ -4,15 +4,15 @@ import { expectNoSeriousAxeFindings } from '../support/admin-console';
 import { DEMO_ADMIN } from '../support/admin-console';
 import { openConsoleSection } from './open-section';
 
-/** The jobs as shown at this width: the table from 768 px, cards below. */
+/** The jobs as shown at this width: the table from 1024 px, cards below. */
 const jobsHeading = (page: Page) => page.getByRole('heading', { name: 'Jobs', level: 2 });
 
 /** The demo runs on X: every job of X's schedule is listed, each with a next run (or "paused"). */
 const X_JOBS = ['search', 'refresh', 'interactions', 'settle', 'totals', 'fairness'];
 
-/** The Next run of each job as shown at this width (the table from 768 px, the cards below). */
+/** The Next run of each job as shown at this width (the table from 1024 px, the cards below). */
 async function nextRuns(page: Page, width: number): Promise<string[]> {
-  if (width >= 768) {
+  if (width >= 1024) {
     const rows = page.getByRole('table', { name: /^Jobs:/ }).locator('tbody tr');
     return rows.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[1]?.textContent ?? ''));
   }
@@ -22,10 +22,10 @@ async function nextRuns(page: Page, width: number): Promise<string[]> {
 
 async function expectJobList(page: Page, width: number, paused: boolean): Promise<void> {
   const scope =
-    width >= 768 ? page.getByRole('table', { name: /^Jobs:/ }) : page.getByRole('list', { name: 'Jobs' });
+    width >= 1024 ? page.getByRole('table', { name: /^Jobs:/ }) : page.getByRole('list', { name: 'Jobs' });
   await scope.waitFor();
   // Each job's name leads its row header (table) or card heading, its schedule after it.
-  const names = await scope.locator(width >= 768 ? 'tbody th' : 'h3').allTextContents();
+  const names = await scope.locator(width >= 1024 ? 'tbody th' : 'h3').allTextContents();
   const listed = names.map((text) => /^[a-z]+/.exec(text.trim())?.[0] ?? text);
   if (listed.join() !== X_JOBS.join()) throw new Error(`jobs listed at ${width}: ${listed.join(', ')}`);
   // Every job that runs on request has its button: interactions and settle included.

@@ -53,7 +53,7 @@ const next = (job: Job, paused: boolean) => (paused ? 'paused' : at(job.nextRunA
 
 /**
  * Every job of the network's schedule: its schedule, last run, next run, duration, items, calls, rate-limit
- * window and last error; a table from 768 px.
+ * window and last error; a table from 1024 px (beside the console's menu it needs the width), cards below.
  */
 export function JobsView({
   jobs,
@@ -69,7 +69,7 @@ export function JobsView({
   if (jobs.length === 0) return <p className="text-violet-200">No job is scheduled on this network.</p>;
   return (
     <>
-      <ul className="space-y-3 md:hidden" aria-label="Jobs">
+      <ul className="space-y-3 lg:hidden" aria-label="Jobs">
         {jobs.map((job) => (
           <li key={job.job} className="space-y-2 rounded-xl border border-white/10 bg-dusk/70 p-3 text-sm">
             <div className="flex items-center justify-between gap-2">
@@ -99,7 +99,7 @@ export function JobsView({
           </li>
         ))}
       </ul>
-      <div className="hidden overflow-x-auto rounded-xl border border-white/10 md:block">
+      <div className="hidden overflow-x-auto rounded-xl border border-white/10 lg:block">
         <table className="w-full min-w-[720px] text-left text-sm">
           <caption className="sr-only">
             Jobs: schedule, last and next run, duration, items, calls, rate limit, last error
