@@ -40,6 +40,7 @@ import { createBlueskyOAuth, type BlueskyOAuth } from './integrations/bluesky/bl
 import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
 import { postUrl as blueskyPostUrl } from './integrations/bluesky/bluesky-ids';
 import { describeBlueskyQuery } from './integrations/bluesky/bluesky-query';
+import { officialHandleRule } from './integrations/official-handles';
 import { adminScope } from './modules/admin/admin-scope';
 import { adminSections } from './modules/admin/admin-sections';
 import { adminAuthRoutes, adminCallbackHandler } from './modules/admin/admin-auth.routes';
@@ -206,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sections: adminSections,
     postUrl: network.postUrl,
     describeQuery: network.describeQuery,
+    officialHandles: officialHandleRule(config.socialNetwork),
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();

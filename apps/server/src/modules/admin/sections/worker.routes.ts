@@ -9,7 +9,7 @@ import {
 import { networkUsageSource } from '../../../integrations/network-usage';
 import { requestJobRun, setWorkerPaused, workerStatus } from '../../worker-control/worker-control.service';
 import { adminOf } from '../admin-guard';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /**
  * Section 4, worker and network: each job's last and next run, duration, last error and items; the network's
