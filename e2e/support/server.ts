@@ -1,3 +1,4 @@
+import { childProcessEnv } from '../../apps/server/src/config/child-env';
 import { freePort } from '../../apps/server/src/test/free-port';
 import { migratedPgliteDataDir } from '../../apps/server/src/test/pglite-template';
 import { demoCaughtUp } from './demo';
@@ -52,8 +53,7 @@ export async function startServer(
     ],
     {
       cwd: repoRoot,
-      env: {
-        ...process.env,
+      env: childProcessEnv({
         PORT: String(port),
         HOST: '127.0.0.1',
         PUBLIC_ORIGIN: origin,
@@ -61,7 +61,7 @@ export async function startServer(
         DATABASE_URL: '',
         LOG_LEVEL: options.demoCaughtUp ? 'info' : 'warn',
         ...env,
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
