@@ -10,6 +10,7 @@ import {
   type LocalAtprotoNetwork,
 } from '../apps/server/src/test/atproto-network';
 import { createScratchSchema, type ScratchSchema } from '../apps/server/src/test/postgres-schema';
+import { testEnv } from '../apps/server/src/config/test-env';
 import { hasChromium, launchChromium } from './support/chromium';
 import { watchPageErrors } from './support/page-errors';
 import { startServer, type RunningServer } from './support/server';
@@ -116,12 +117,12 @@ describe.skipIf(skip)('the Mana Leaderboard on Bluesky in the browser', () => {
     }
     await network.network.processAll();
 
-    const serverUrl = process.env.TEST_DATABASE_URL ?? '';
+    const serverUrl = testEnv.databaseUrl ?? '';
     schema = await createScratchSchema(serverUrl, 'mb-e2e-bluesky-board');
     server = await startServer({
       SOCIAL_NETWORK: 'bluesky',
       DATABASE_URL: schema.url,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_URL: testEnv.redisUrl ?? 'redis://127.0.0.1:6379',
       BLUESKY_APPVIEW_URL: network.appviewUrl,
       BLUESKY_PLC_URL: network.plcUrl,
       BLUESKY_RELAY_URL: network.streamUrl,

@@ -12,6 +12,7 @@ import {
 } from '../apps/server/src/test/atproto-network';
 import { createScratchSchema, withClient, type ScratchSchema } from '../apps/server/src/test/postgres-schema';
 import { parseKey, TokenCipher } from '../apps/server/src/security/token-cipher';
+import { testEnv } from '../apps/server/src/config/test-env';
 import { hasChromium, launchChromium } from './support/chromium';
 import { browserIdOf } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
@@ -86,13 +87,13 @@ describe.skipIf(skip)('linking a Bluesky account in the browser', () => {
     }
     await network.network.processAll();
 
-    const serverUrl = process.env.TEST_DATABASE_URL ?? '';
+    const serverUrl = testEnv.databaseUrl ?? '';
     schema = await createScratchSchema(serverUrl, 'mb-e2e-bluesky');
     server = await startServer(
       {
         SOCIAL_NETWORK: 'bluesky',
         DATABASE_URL: schema.url,
-        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        REDIS_URL: testEnv.redisUrl ?? 'redis://127.0.0.1:6379',
         TOKEN_ENCRYPTION_KEY: tokenKey,
         BLUESKY_APPVIEW_URL: network.appviewUrl,
         BLUESKY_PLC_URL: network.plcUrl,

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from './support/chromium';
 import { useBrowserFile } from './support/harness';
-import { browserIdOf, earnMoreMana, linkFromCard } from './support/linking';
+import { browserIdOf, earnMoreMana, freshLinkingPage, linkFromCard, refereeCountOf } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
 import { startServer } from './support/server';
 
@@ -24,27 +24,9 @@ describe.skipIf(!hasChromium)('linking an account and referrals in the browser',
     await fs.mkdir(screenshots, { recursive: true });
   });
 
-  /** A fresh browser (its own storage, so its own browser id) at `width`, failing on console errors. */
-  async function freshBrowser(width: (typeof widths)[number]) {
-    const context: BrowserContext = await file.browser.newContext({
-      viewport: { width, height: heights[width] },
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
-    const page = await context.newPage();
-    const errors = watchPageErrors(page);
-    // The simulated X's sign-in page names no icon, so Chromium asks for /favicon.ico, which 404s and would be
-    // logged as a console error against this page; it is not our app's request.
-    await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204, body: '' }));
-    return { context, page, errors };
-  }
-
-  async function refereeCount(browserId: string): Promise<number> {
-    const response = await fetch(`${file.server.origin}/referrals/stats`, {
-      headers: { 'X-User-Id': browserId },
-    });
-    const body = (await response.json()) as { data: { refereeCount: number } };
-    return body.data.refereeCount;
-  }
+  const freshBrowser = (width: (typeof widths)[number]) =>
+    freshLinkingPage(file.browser, { width, height: heights[width] });
+  const refereeCount = (browserId: string) => refereeCountOf(file.server.origin, browserId);
 
   it.each(widths)(
     'links from the card through the simulated sign-in page and shows the handle (%i px)',

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { testEnv } from '../../apps/server/src/config/test-env';
 
 /** The system Chromium (never a downloaded one): CHROMIUM_PATH, else Debian's /usr/bin/chromium. */
-export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const chromiumPath = testEnv.chromiumPath;
 export const hasChromium = fs.existsSync(chromiumPath);
-const inCi = process.env.CI === 'true';
+const inCi = testEnv.ci;
 
 if (!hasChromium) {
   const message = 'browser tests skipped: no Chromium (apt-get install chromium)';

@@ -1,4 +1,4 @@
-import type { RunningServer } from './server';
+import type { RunningServer } from './running-server';
 
 /**
  * Waits until the demo world's history replay is over (the server logs it at level info), so the leaderboard

@@ -1,6 +1,8 @@
+import { childProcessEnv } from '../../apps/server/src/config/child-env';
 import { freePort } from '../../apps/server/src/test/free-port';
 import { migratedPgliteDataDir } from '../../apps/server/src/test/pglite-template';
 import { demoCaughtUp } from './demo';
+import type { RunningServer } from './running-server';
 import { replayedDemoDataDir } from './demo-template';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -10,15 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export type RunningServer = {
-  origin: string;
-  dataDir: string;
-  output: () => string;
-  /** Whether the server process has exited (crashed, or stopped). */
-  exited: () => boolean;
-  /** Stops the server and removes its data directory (kept with `keepDataDir`, for the demo template). */
-  stop: (options?: { keepDataDir?: boolean }) => Promise<void>;
-};
+export type { RunningServer };
 
 export { freePort };
 
@@ -59,8 +53,7 @@ export async function startServer(
     ],
     {
       cwd: repoRoot,
-      env: {
-        ...process.env,
+      env: childProcessEnv({
         PORT: String(port),
         HOST: '127.0.0.1',
         PUBLIC_ORIGIN: origin,
@@ -68,7 +61,7 @@ export async function startServer(
         DATABASE_URL: '',
         LOG_LEVEL: options.demoCaughtUp ? 'info' : 'warn',
         ...env,
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

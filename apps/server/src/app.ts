@@ -24,7 +24,6 @@ import { CsrfTokens } from './modules/identity/csrf';
 import { csrfGuard, identityRoutes } from './modules/identity/identity.routes';
 import { loadOrCreateSecret } from './modules/identity/server-secrets.repository';
 import { systemClock, type Clock } from './integrations/x/clock';
-import { createXClient } from './integrations/x/x-client';
 import { monthReads } from './integrations/x/x-budget.repository';
 import type { Db } from './db/schema';
 import { registerRateLimits } from './http/rate-limits';
@@ -35,12 +34,11 @@ import type { ReferralDeps } from './modules/referrals/referrals.service';
 import type { LinkingDeps } from './modules/linking/linking.service';
 import { TokenVault } from './security/token-vault';
 import type { TokenCipher } from './security/token-cipher';
-import type { NetworkLinking, PostQuery } from './social/social-network';
-import { BlueskyLinking } from './integrations/bluesky/bluesky-linking';
-import { createBlueskyOAuth, type BlueskyOAuth } from './integrations/bluesky/bluesky-oauth-client';
 import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
-import { postUrl as blueskyPostUrl } from './integrations/bluesky/bluesky-ids';
-import { describeBlueskyQuery } from './integrations/bluesky/bluesky-query';
+import { networkOf } from './app-network';
+import { officialHandleRule } from './integrations/official-handles';
+import { networkJobs } from './integrations/network-jobs';
+import { workerSchedule } from './jobs/worker-schedule';
 import { adminScope } from './modules/admin/admin-scope';
 import { adminSections } from './modules/admin/admin-sections';
 import { adminAuthRoutes, adminCallbackHandler } from './modules/admin/admin-auth.routes';
@@ -75,38 +73,6 @@ export type AppDeps = {
   /** Sees every route as it is registered (tests enumerate the admin routes with it). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 };
-
-/**
- * The configured network's linking adapter and post links (SOCIAL_NETWORK): X (real or simulated) or Bluesky,
- * whose OAuth client also serves its metadata when it is a confidential client.
- */
-async function networkOf(config: Config, db: Db, vault: TokenVault, clock: Clock) {
-  if (config.socialNetwork === 'bluesky') {
-    const oauth = await createBlueskyOAuth({
-      bluesky: config.bluesky,
-      publicOrigin: config.publicOrigin,
-      clientName: 'Manaboard',
-      db,
-      vault,
-      now: clock.now,
-    });
-    return {
-      linking: new BlueskyLinking(oauth, config.bluesky.appviewUrl, clock.now) as NetworkLinking,
-      postUrl: (handle: string, postId: string) => blueskyPostUrl(config.bluesky.postUrlBase, handle, postId),
-      describeQuery: describeBlueskyQuery,
-      simulatedX: false,
-      blueskyOAuth: oauth as BlueskyOAuth | undefined,
-    };
-  }
-  const x = createXClient(config.x, db, { clock });
-  return {
-    linking: x.linking as NetworkLinking,
-    postUrl: (handle: string, postId: string) => x.network.postUrl(handle, postId),
-    describeQuery: (query: PostQuery) => x.network.describeQuery(query),
-    simulatedX: config.x.mode === 'simulated',
-    blueskyOAuth: undefined,
-  };
-}
 
 /** The process's metrics, the monthly-reads gauge read from the network's budget ledger. */
 export function createMetrics(config: Config, db: Db): Metrics {
@@ -211,6 +177,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sections: adminSections,
     postUrl: network.postUrl,
     describeQuery: network.describeQuery,
+    officialHandles: officialHandleRule(config.socialNetwork),
+    schedule: workerSchedule({
+      jobs: networkJobs(config.socialNetwork),
+      intervalSeconds: config.workerIntervalSeconds,
+    }),
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();

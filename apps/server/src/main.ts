@@ -8,13 +8,13 @@ import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
 import { openTokenCipher } from './security/token-vault';
 import pino from 'pino';
 import { demoWorld, simulatedXBase } from './integrations/x/x-simulation';
-import { followDemoOrigin } from './integrations/x/demo-feed';
+import { followDemoOrigin } from './modules/mana/demo-origin';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { demoState } from './modules/mana/demo-state.service';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 import { startMetricsServer } from './modules/metrics/metrics-server';
 import { monitorEventLoop } from './event-loop-monitor';
-import { officialHandleRule } from './social/official-handles';
+import { officialHandleRule } from './integrations/official-handles';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';

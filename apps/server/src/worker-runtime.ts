@@ -12,7 +12,7 @@ import type { Metrics } from './modules/metrics/metrics';
 import { demoClock, followWallClock, replayDemoHistory } from './integrations/x/demo-feed';
 import type { JobLog, JobName } from './jobs/job';
 import { Worker } from './jobs/worker';
-import type { DemoState } from './modules/mana/demo-state.service';
+import { saveDemoProgress, type DemoState } from './modules/mana/demo-state.service';
 import { memberAccessToken, type LinkingDeps } from './modules/linking/linking.service';
 import { TokenVault } from './security/token-vault';
 
@@ -92,18 +92,23 @@ export function createWorkerRuntime(options: {
     },
   );
   let stopFollowing: (() => void) | undefined;
+  // The demo's progress is the engine's to keep: the X replay is handed where it resumes and how to save.
+  const progress = demo && {
+    resumeAt: demo.state.simulatedAt,
+    save: (simulatedAt: number) => saveDemoProgress(database.db, { ...demo.state, simulatedAt }),
+  };
   return {
     worker,
     start: async () => {
-      if (demo && replayClock) {
+      if (demo && replayClock && progress) {
         try {
-          await replayDemoHistory({ db: database.db, world: demo.world, worker, state: demo.state, log });
+          await replayDemoHistory({ world: demo.world, worker, progress, log });
         } catch (error) {
           log.error({ err: error }, 'demo: history replay failed; the worker continues live');
         }
         if (worker.isStopped) return; // shut down during the replay
         replayClock.live();
-        stopFollowing = followWallClock({ db: database.db, world: demo.world, state: demo.state });
+        stopFollowing = followWallClock({ world: demo.world, progress });
       }
       await worker.start();
     },

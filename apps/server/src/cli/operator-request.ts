@@ -5,7 +5,7 @@ import { migrateToLatest } from '../db/migrate';
 import { openConfiguredDatabase } from '../db/open-from-config';
 import { operatorActions, type OperatorAction, type OperatorActionName } from '../operator/operator-actions';
 import { askOwner } from '../operator/owner-client';
-import { officialHandleRule } from '../social/official-handles';
+import { officialHandleRule } from '../integrations/official-handles';
 
 /** The operator's name in the audit log: `cli:<user>`. */
 function actorName(): string {

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { childProcessEnv } from '../config/child-env';
 import { acquireOwnerLock, DatabaseInUseError } from './owner-lock';
 
 /** What a backup is taken from: the PGlite instance itself (its owner), or a PostgreSQL server. */
@@ -61,7 +62,7 @@ function runPgTool(tool: 'pg_dump' | 'pg_restore', args: string[], url: string):
   parsed.password = '';
   return new Promise((resolve, reject) => {
     const child = spawn(tool, [...args, `--dbname=${parsed.href}`], {
-      env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
+      env: childProcessEnv(password ? { PGPASSWORD: password } : {}),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

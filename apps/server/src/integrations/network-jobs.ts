@@ -1,6 +1,5 @@
 import type { Config } from '../config/config';
-import type { JobName } from '../jobs/job';
-import { workerSchedule, type ScheduledJob } from '../jobs/worker-schedule';
+import type { JobName } from '../job-types';
 import { BLUESKY_JOBS } from './bluesky/bluesky-reading';
 
 /** X is read by polling: every job runs (search finds posts, interactions reads who reposted and quoted). */
@@ -16,12 +15,4 @@ export const X_JOBS: readonly JobName[] = [
 /** The jobs the worker runs on the configured network (SOCIAL_NETWORK). */
 export function networkJobs(network: Config['socialNetwork']): readonly JobName[] {
   return network === 'bluesky' ? BLUESKY_JOBS : X_JOBS;
-}
-
-/** The schedule the leading worker follows on the configured network, as the console lists it. */
-export function networkSchedule(config: Config): ScheduledJob[] {
-  return workerSchedule({
-    jobs: networkJobs(config.socialNetwork),
-    intervalSeconds: config.workerIntervalSeconds,
-  });
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config';
-import type { NetworkUsageSource } from '../modules/worker-control/worker-control.service';
+import type { NetworkUsageSource } from '../social/network-usage';
 import { blueskyStreamStatus } from './bluesky/bluesky-stream-status';
 import { xUsageStatus } from './x/x-usage-status';
 

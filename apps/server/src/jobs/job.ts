@@ -1,10 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Clock } from '../clock';
 import type { SocialNetwork } from '../social/social-network';
+import type { JobLog, JobName, JobOutcome } from '../job-types';
 
-export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+export type { JobLog, JobName, JobOutcome } from '../job-types';
 
 /** What every job runs with: the database, the network behind the port, time, and the log. */
 export type JobContext = {
@@ -19,13 +19,8 @@ export type JobContext = {
   memberToken?: (accountId: string) => Promise<string | undefined>;
 };
 
-/** What a run did, for the log and the operator's job state. */
-export type JobOutcome = { calls: number; counts: Record<string, number> };
-
 /** A worker job: idempotent, safe to run twice, resumable after a crash from its stored cursor. */
 export type Job = { name: JobName; run: (context: JobContext) => Promise<JobOutcome> };
-
-export type JobName = 'search' | 'refresh' | 'interactions' | 'settle' | 'totals' | 'fairness';
 
 export { DAY_MS } from '../time';
 

@@ -1,34 +1,15 @@
 import pino from 'pino';
-import { World } from '@manaboard/x-sim';
+import type { World } from '@manaboard/x-sim';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manaResponseSchema, postsResponseSchema } from '@manaboard/contract';
+import { postsResponseSchema } from '@manaboard/contract';
 import type { SocialNetwork } from '../social/social-network';
 import { startManaHarness, type ManaHarness } from '../test/mana-harness';
-import { openTestDatabase, testDatabaseKinds } from '../test/test-database';
-import { systemClock } from '../clock';
+import { testDatabaseKinds } from '../test/test-database';
+import { busyWorld, snapshot } from '../test/busy-world';
 import { Worker } from './worker';
 import { allStates } from '../modules/mana/ingest-state.repository';
 
 const HOUR = 3_600_000;
-const START = Date.parse('2026-11-18T12:00:00Z');
-
-/** 40 members with 4 tracked posts each over two days: more than one search page and one lookup batch. */
-function busyWorld(): World {
-  const world = new World(START);
-  world.createUser({ username: 'ManaboardHQ', official: true });
-  for (let m = 0; m < 40; m++) {
-    const user = world.createUser({ username: `member_${m}` });
-    for (let k = 0; k < 4; k++) {
-      const post = world.createPost(
-        user.id,
-        `day ${k} with #ManaBoard`,
-        START - 48 * HOUR + (m * 4 + k) * 60_000,
-      );
-      world.addOrganic(post.id, { likes: (m * 7 + k) % 13, replies: k, reposts: m % 3 });
-    }
-  }
-  return world;
-}
 
 /** The port with a crash on chosen calls (the process dying mid-run); everything else is the simulated X. */
 function crashing(
@@ -55,18 +36,6 @@ function crashing(
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-}
-
-async function snapshot(h: ManaHarness) {
-  const board = manaResponseSchema.parse((await h.get('/api/mana?limit=100')).body).data;
-  const posts = postsResponseSchema.parse((await h.get('/api/posts?limit=100')).body).data;
-  // Each harness's simulated X has its own port, which shows in avatar URLs.
-  const path = (url: string | null) => url && new URL(url).pathname;
-  return {
-    authors: board.authors.map((a) => ({ ...a, profileImageUrl: path(a.profileImageUrl) })),
-    total: board.total,
-    posts: posts.map((p) => ({ ...p, profileImageUrl: path(p.profileImageUrl) })),
-  };
 }
 
 describe.each(testDatabaseKinds())('worker resilience (%s)', (kind) => {
@@ -205,96 +174,5 @@ describe.each(testDatabaseKinds())('worker resilience (%s)', (kind) => {
     // A job that lost a race (a serialisation failure, a deadlock) is recorded and simply runs again.
     await h.worker.runCycle();
     expect(await snapshot(h)).toEqual(once);
-  });
-});
-
-/** The port, counting the calls made through it. */
-function counted(network: SocialNetwork): { network: SocialNetwork; calls: () => number } {
-  let calls = 0;
-  const wrapped = new Proxy(network, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls++;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { network: wrapped, calls: () => calls };
-}
-
-describe.each(testDatabaseKinds().filter((kind) => kind === 'postgres'))('worker leadership (%s)', (kind) => {
-  it('two scheduled workers against one PostgreSQL: only the leader reads the network; everything counts once', async () => {
-    const steady = await startManaHarness(kind, busyWorld());
-    await steady.worker.runCycle();
-    const once = await snapshot(steady);
-    await steady.close();
-
-    const world = busyWorld();
-    const h = await startManaHarness(kind, world);
-    const log = pino({ level: 'silent' });
-    const clock = world.clock.asClientClock();
-    const everySecond = '* * * * * *';
-    const schedule = {
-      search: everySecond,
-      refresh: everySecond,
-      interactions: everySecond,
-      settle: everySecond,
-      totals: everySecond,
-    };
-    const ports = [counted(h.network), counted(h.network)];
-    const workers = ports.map(
-      (port) =>
-        new Worker(
-          { db: h.database.db, network: port.network, clock, log },
-          { schedule, databaseKind: kind },
-        ),
-    );
-    try {
-      for (const worker of workers) await worker.start();
-      expect(workers.map((w) => w.isLeader)).toEqual([true, false]);
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        const board = manaResponseSchema.parse((await h.get('/api/mana?limit=100')).body).data;
-        if (board.total === 40 && (ports[0]?.calls() ?? 0) >= 6) break;
-      }
-      for (const worker of workers) await worker.stop();
-      expect(ports.map((p) => p.calls() > 0)).toEqual([true, false]);
-      expect(await snapshot(h)).toEqual(once);
-    } finally {
-      for (const worker of workers) await worker.stop();
-      await h.close();
-    }
-  }, 60_000);
-
-  it('two workers against one PostgreSQL: one leader; the other takes over when it stops', async () => {
-    const database = await openTestDatabase(kind);
-    const log = pino({ level: 'silent' });
-    const network = {} as SocialNetwork; // never called: no job is scheduled within this test
-    const never = '0 0 1 1 *';
-    const schedule = { search: never, refresh: never, interactions: never, settle: never, totals: never };
-    const first = new Worker(
-      { db: database.db, network, clock: systemClock, log },
-      { schedule, databaseKind: kind },
-    );
-    const second = new Worker(
-      { db: database.db, network, clock: systemClock, log },
-      { schedule, databaseKind: kind },
-    );
-    try {
-      await first.start();
-      await second.start();
-      expect([first.isLeader, second.isLeader]).toEqual([true, false]);
-      await first.stop();
-      await second.stop();
-      await second.start();
-      expect(second.isLeader).toBe(true);
-    } finally {
-      await first.stop();
-      await second.stop();
-      await database.close();
-    }
   });
 });

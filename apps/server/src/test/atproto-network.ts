@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { defaultEnvVariable } from '../config/child-env';
 import { testEnv } from '../config/test-env';
 import { fileURLToPath } from 'node:url';
 import type { TestNetwork } from '@atproto/dev-env';
@@ -50,7 +51,7 @@ export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
   if (!serverUrl) throw new Error(atprotoNetworkSkipReason() ?? 'no TEST_DATABASE_URL');
   const redis = new URL(testEnv.redisUrl ?? 'redis://127.0.0.1:6379');
   // dev-env reads its Redis from the environment: set for it, not read here.
-  process.env.REDIS_HOST ??= `${redis.hostname}:${redis.port || '6379'}`;
+  defaultEnvVariable('REDIS_HOST', `${redis.hostname}:${redis.port || '6379'}`);
   // Letters and underscores only: the network derives more schema names from it.
   const schema = `mb_atproto_${randomBytes(5)
     .toString('hex')

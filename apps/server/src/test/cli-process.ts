@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { childProcessEnv } from '../config/child-env';
 import { paths } from '../config/config';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
@@ -29,15 +30,14 @@ export type CliResult = { code: number; stdout: string; stderr: string };
 
 /** The environment of an operator on the embedded database in `dataDir` (or on `databaseUrl`). */
 export function operatorEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
+  return childProcessEnv({
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     SEED_DEMO: 'false',
     LOG_LEVEL: 'silent',
     INIT_CWD: dataDir,
     ...extra,
-  };
+  });
 }
 
 /** Runs `src/<script>` through tsx, as its npm script does, and reports exit code and output. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { childProcessEnv } from '../config/child-env';
 import { paths } from '../config/config';
 
 export type RunningProcess = {
@@ -20,7 +21,7 @@ export type RunningProcess = {
 export function runNpm(args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn('npm', ['run', '--silent', ...args], {
     cwd: paths.repoRoot,
-    env: { ...process.env, PATH: npmPath(), ...env },
+    env: childProcessEnv({ PATH: npmPath(), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -71,5 +72,5 @@ export function runNpm(args: string[], env: Record<string, string>): RunningProc
 
 /** The repository's node_modules/.bin first, so npm and the scripts run on the pinned Node 24. */
 function npmPath(): string {
-  return [path.join(paths.repoRoot, 'node_modules/.bin'), process.env.PATH ?? ''].join(path.delimiter);
+  return [path.join(paths.repoRoot, 'node_modules/.bin'), childProcessEnv().PATH ?? ''].join(path.delimiter);
 }

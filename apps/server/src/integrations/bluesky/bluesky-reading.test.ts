@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashBrowserId } from '../../modules/identity/browser-id';
-import { bindBrowser, upsertAccount } from '../../modules/linking/accounts.repository';
-import { readState, saveCursor } from '../../modules/mana/ingest-state.repository';
+import { readState } from '../../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
 import { atprotoNetworkSkipReason } from '../../test/atproto-network';
+import { seedStreamScenario } from '../../test/bluesky-reading-seed';
 import { startBlueskyWorld, type BlueskyWorld, type Did, type Ref } from '../../test/bluesky-world';
 
 const HOUR = 3_600_000;
@@ -41,68 +39,7 @@ describe.skipIf(reason)('Bluesky reading on a real local AT Protocol network', (
   }, 60_000);
 
   it("picks posts, likes, reposts, quotes and replies up from the stream; the board and breakdowns equal the rules applied to the seeded actions; a linked member's interactions with an official post settle", async () => {
-    // Dan links before he posts: his later posts earn the linked multiplier.
-    const account = await upsertAccount(w.database.db, {
-      networkUserId: w.did.dan ?? '',
-      handle: 'dan.test',
-      avatarUrl: null,
-      networkCreatedAt: null,
-      followers: 100,
-      sealedAccessToken: 'sealed',
-      sealedRefreshToken: null,
-      tokenExpiresAt: new Date(w.clock.now() + HOUR),
-      scopes: 'atproto',
-      now: new Date(w.clock.now()),
-    });
-    await bindBrowser(w.database.db, hashBrowserId(randomUUID()), account.id, new Date(w.clock.now()));
-    // The stream starts at the network's current head: everything seeded below arrives through it.
-    await saveCursor(w.database.db, STREAM_JOB, { seq: await w.head() }, new Date(w.clock.now()));
-    await w.reading.stream.start();
-
-    refs.ann = await w.post('ann', 'I love #ManaBoard');
-    w.tally.track(refs.ann.uriStr, 'ann');
-    refs.bob = await w.post('bob', 'great stuff, ask @manahq.test', { mention: 'manahq.test' });
-    w.tally.track(refs.bob.uriStr, 'bob');
-    refs.eve = await w.post('eve', 'a quiet post', { tags: ['EarnMana'] }); // a tag outside the text
-    w.tally.track(refs.eve.uriStr, 'eve');
-    const offTopic = await w.post('cat', 'nothing to see here');
-    refs.catQuote = await w.post('cat', 'so true #ManaBoard', { quote: refs.ann });
-    w.tally.track(refs.catQuote.uriStr, 'cat');
-    w.tally.add(refs.ann.uriStr, 'quotes');
-    for (const who of ['eve', 'dan', 'bob']) {
-      await w.like(who, refs.ann);
-      w.tally.add(refs.ann.uriStr, 'likes');
-    }
-    await w.repost('bob', refs.ann);
-    w.tally.add(refs.ann.uriStr, 'reposts');
-    await w.reply('eve', refs.ann, 'nice');
-    w.tally.add(refs.ann.uriStr, 'replies');
-    await w.reply('ann', refs.bob, 'a reply is never tracked, even with #ManaBoard');
-    w.tally.add(refs.bob.uriStr, 'replies');
-    await w.like('ann', refs.catQuote);
-    w.tally.add(refs.catQuote.uriStr, 'likes');
-    await w.like('cat', refs.bob);
-    w.tally.add(refs.bob.uriStr, 'likes');
-    await w.like('cat', refs.eve);
-    w.tally.add(refs.eve.uriStr, 'likes');
-    await w.like('ann', offTopic); // not tracked: counts nowhere
-    // The official account: its posts are not tracked (the programme does not reward itself); a linked member's
-    // like, repost and reply of one earn interaction Mana once settled; an unlinked member's like earns nothing.
-    refs.hq = await w.post('manahq', 'Welcome to #ManaBoard');
-    w.tally.untracked.set(refs.hq.uriStr, { likes: 2, replies: 1, reposts: 1, quotes: 0 });
-    await w.like('dan', refs.hq);
-    await w.repost('dan', refs.hq);
-    await w.reply('dan', refs.hq, 'hello!');
-    w.tally.interactions.push(
-      { member: 'dan', kind: 'like' },
-      { member: 'dan', kind: 'repost' },
-      { member: 'dan', kind: 'reply' },
-    );
-    await w.like('eve', refs.hq);
-    refs.dan = await w.post('dan', '#EarnMana day one');
-    w.tally.track(refs.dan.uriStr, 'dan', true);
-    await w.like('ann', refs.dan);
-    w.tally.add(refs.dan.uriStr, 'likes');
+    await seedStreamScenario(w, refs);
 
     await w.reading.stream.storedThrough(await w.head());
     // Before any reconcile, the stream alone gave every count.

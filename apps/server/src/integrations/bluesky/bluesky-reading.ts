@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { BlueskyConfig } from '../../config/config';
 import type { Database } from '../../db/schema';
-import type { JobLog, JobName } from '../../jobs/job';
+import type { JobLog, JobName } from '../../job-types';
 import { StreamIngest } from '../../modules/mana/stream-ingest.service';
 import { BlueskyGapFill, type GapFillOptions } from './bluesky-gap-fill';
 import { BlueskySocialNetwork } from './bluesky-network';

@@ -1,11 +1,6 @@
-import { sql, type Kysely } from 'kysely';
 import type { World } from '@manaboard/x-sim';
-import type { Database } from '../../db/schema';
 import type { Clock } from '../../clock';
-import { saveDemoProgress, type DemoState } from '../../modules/mana/demo-state.service';
-import { bumpTotalsStamp } from '../../modules/mana/totals.repository';
-import type { JobLog } from '../../jobs/job';
-import type { Worker } from '../../jobs/worker';
+import type { JobLog, JobName, JobOutcome } from '../../job-types';
 
 const HOUR_MS = 3_600_000;
 /** Simulated time per worker cycle while replaying the history: a live worker would run far more often. */
@@ -31,6 +26,18 @@ export function demoClock(world: World): Clock & { live: () => void } {
   };
 }
 
+/** The worker as the replay drives it (the composition root hands in the real one). */
+export type ReplayWorker = {
+  runJob: (name: JobName) => Promise<JobOutcome | null>;
+  readonly isStopped: boolean;
+};
+
+/**
+ * Where the demo's clock has got, kept by the engine (a restart resumes from there); handed in by the composition
+ * root so the adapter writes nothing of the engine's itself.
+ */
+export type DemoProgress = { resumeAt: number | null; save: (simulatedAt: number) => Promise<void> };
+
 /**
  * Replays the demo world's history through the real worker and X client: the simulated clock moves in steps of
  * DEMO_STEP_MS from where it stood (the start of the history on a fresh database) to now, and the worker runs a
@@ -38,14 +45,13 @@ export function demoClock(world: World): Clock & { live: () => void } {
  * be live. Progress goes to the log and to the database (a restart resumes from there).
  */
 export async function replayDemoHistory(options: {
-  db: Kysely<Database>;
   world: World;
-  worker: Worker;
-  state: DemoState;
+  worker: ReplayWorker;
+  progress: DemoProgress;
   log: JobLog;
 }): Promise<void> {
-  const { db, world, worker, state, log } = options;
-  if (state.simulatedAt !== null) world.clock.setTime(state.simulatedAt);
+  const { world, worker, progress, log } = options;
+  if (progress.resumeAt !== null) world.clock.setTime(progress.resumeAt);
   const from = world.now();
   const total = Math.max(Date.now() - from, 1);
   if (total > DEMO_STEP_MS)
@@ -60,7 +66,7 @@ export async function replayDemoHistory(options: {
       await worker.runJob('refresh');
       await worker.runJob('totals');
     }
-    await saveDemoProgress(db, { ...state, simulatedAt: world.now() });
+    await progress.save(world.now());
     const done = Math.floor(((world.now() - from) / total) * 10);
     if (done > reported) {
       reported = done;
@@ -79,45 +85,13 @@ export async function replayDemoHistory(options: {
 }
 
 /** After the replay: the world's clock follows the wall clock (and its position is saved once a minute). */
-export function followWallClock(options: {
-  db: Kysely<Database>;
-  world: World;
-  state: DemoState;
-}): () => void {
-  const { db, world, state } = options;
+export function followWallClock(options: { world: World; progress: DemoProgress }): () => void {
+  const { world, progress } = options;
   let ticks = 0;
   const timer = setInterval(() => {
     world.clock.setTime(Date.now());
-    if (++ticks % 60 === 0) void saveDemoProgress(db, { ...state, simulatedAt: world.now() }).catch(() => {});
+    if (++ticks % 60 === 0) void progress.save(world.now()).catch(() => {});
   }, 1_000);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/**
- * Follows the demo to the origin it is served from now. The simulated X gives avatar links as absolute URLs under
- * the public origin (so the page's CSP allows them as 'self'), and authors and members keep them as given; after a
- * change of PORT or PUBLIC_ORIGIN those links name an origin nothing answers on, and the browser refuses them. So
- * the links under the previous base are moved to the new one (and the leaderboard's cached pages dropped), once.
- */
-export async function followDemoOrigin(
-  db: Kysely<Database>,
-  state: DemoState,
-  simulatedXBase: string,
-  now: Date,
-): Promise<DemoState> {
-  if (state.avatarBase === simulatedXBase) return state;
-  const moved = { ...state, avatarBase: simulatedXBase };
-  const previous = state.avatarBase;
-  await db.transaction().execute(async (trx) => {
-    if (previous !== undefined) {
-      const rebased = sql<string>`${simulatedXBase} || substr(avatar_url, ${previous.length + 1})`;
-      const underPrevious = sql<boolean>`starts_with(avatar_url, ${`${previous}/`})`;
-      await trx.updateTable('authors').set({ avatar_url: rebased }).where(underPrevious).execute();
-      await trx.updateTable('accounts').set({ avatar_url: rebased }).where(underPrevious).execute();
-      await bumpTotalsStamp(trx, now);
-    }
-    await saveDemoProgress(trx, moved, now);
-  });
-  return moved;
 }

@@ -10,7 +10,7 @@ import type { RateLimits } from '../../http/rate-limits';
 import type { CsrfTokens } from '../identity/csrf';
 import { clearedSessionCookie } from './admin-cookies';
 import { adminCsrfSubject, adminGuard, adminOf } from './admin-guard';
-import type { AdminSection, AdminSectionOptions } from './admin-sections';
+import type { AdminSection, AdminSectionOptions } from './admin-section-options';
 import { signOut } from './admin-session.service';
 
 export type AdminScopeOptions = AdminSectionOptions & {
@@ -35,6 +35,8 @@ export const adminScope: FastifyPluginAsync<AdminScopeOptions> = async (scope, o
     now,
     postUrl: options.postUrl,
     describeQuery: options.describeQuery,
+    officialHandles: options.officialHandles,
+    schedule: options.schedule,
     afterManaChange: options.afterManaChange,
   };
   app.decorateRequest('admin', null);

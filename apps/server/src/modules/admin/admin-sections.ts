@@ -1,8 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Config } from '../../config/config';
-import type { Database } from '../../db/schema';
-import type { PostQuery, QueryPreview } from '../../social/social-network';
+import type { AdminSection } from './admin-section-options';
 import { adminAnnouncementsRoutes } from './sections/announcements.routes';
 import { adminAppealsRoutes } from './sections/appeals.routes';
 import { adminAuditRoutes } from './sections/audit.routes';
@@ -11,24 +7,6 @@ import { adminExportRoutes } from './sections/export.routes';
 import { adminMembersRoutes } from './sections/members.routes';
 import { adminRulesRoutes } from './sections/rules.routes';
 import { adminWorkerRoutes } from './sections/worker.routes';
-
-/**
- * What every console section gets. Sections are plugins registered inside the admin scope (prefix /api/admin),
- * so the scope's guard (session, role, CSRF) and rate limits cover each of their routes without the section
- * doing anything; `adminOf(request)` gives the admin (its `actor` goes into the section's audited services).
- */
-export type AdminSectionOptions = {
-  db: Kysely<Database>;
-  config: Config;
-  now: () => number;
-  /** Where a post of the network lives (members' breakdown lines link to it). */
-  postUrl: (handle: string, postId: string) => string;
-  /** How a query of the rules reads on the network, with its length limit (the rules preview). */
-  describeQuery: (query: PostQuery) => QueryPreview;
-  /** After a write that changes Mana (disqualify, rules): drop cached pages, rerun totals where a worker runs. */
-  afterManaChange: () => Promise<void>;
-};
-export type AdminSection = FastifyPluginAsync<AdminSectionOptions>;
 
 /** The console's sections, in navigation order; a new section is one line here. */
 export const adminSections: AdminSection[] = [

@@ -1,15 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { NetworkUsage, RunRequest, WorkerJobName, WorkerStatus } from '@manaboard/contract/admin';
-import type { Database, Db } from '../../db/schema';
+import type { RunRequest, WorkerJobName, WorkerStatus } from '@manaboard/contract/admin';
+import type { Database } from '../../db/schema';
 import { recordAudit } from '../audit/audit.repository';
 import { allStates } from '../mana/ingest-state.repository';
+import type { NetworkUsageSource } from '../../social/network-usage';
 import * as repo from './worker-control.repository';
-
-/**
- * The network's usage panel, behind a neutral port: each network's integration supplies its own (calls per
- * endpoint with cap and cost, or stream lag), so this module never names one.
- */
-export type NetworkUsageSource = (db: Db, now: Date) => Promise<NetworkUsage>;
 
 /** A job of the configured network's schedule (jobs/worker-schedule.ts), as the console lists it. */
 export type ListedJob = {

@@ -17,7 +17,7 @@ import {
   setAnnouncementStatus,
 } from '../../announcements/announcements.service';
 import { adminOf } from '../admin-guard';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 const statusAfter = { publish: 'published', unpublish: 'draft', archive: 'archived' } as const;
 

@@ -9,7 +9,7 @@ import {
 } from '@manaboard/contract/admin';
 import { answerAppeal, listAppeals } from '../../appeals/appeals.service';
 import { adminOf } from '../admin-guard';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /**
  * Members → appeals: the open (or all) appeals, and the operator's answer, which then shows on the member's

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminAuditQuerySchema, adminAuditResponseSchema } from '@manaboard/contract/admin';
 import { auditCsv, auditPage } from '../../audit/audit.service';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /** Section 5, the audit log: `GET /api/admin/audit` (filtered, paged by cursor) and its CSV export. */
 export const adminAuditRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = async (app, { db }) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminRewardsExportResponseSchema, rewardsExportQuerySchema } from '@manaboard/contract/admin';
 import { rewardsCsv } from '../../rewards-export/rewards-csv';
 import { exportRewards } from '../../rewards-export/rewards-export.service';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /**
  * Section 6, rewards export: the leaderboard of an ISO week or all time (rank, handle, network user id, Mana,

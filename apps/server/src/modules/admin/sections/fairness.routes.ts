@@ -12,7 +12,7 @@ import {
 import { recomputeFairnessNow } from '../../fairness/fairness-actions.service';
 import { listFairnessFlags, memberFairnessFlags, reviewFairnessFlag } from '../../fairness/fairness.service';
 import { adminOf } from '../admin-guard';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /**
  * Fairness signals: the detector's flags (advice, never a penalty), one member's flags, the operator's review of a

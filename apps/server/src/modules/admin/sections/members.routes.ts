@@ -10,7 +10,7 @@ import {
 import { setAuthorDisqualified } from '../../mana/disqualification.service';
 import { memberDetail, searchMembers } from '../../members/members.service';
 import { adminOf } from '../admin-guard';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /**
  * Section 3, members: search authors and linked members, a member's page, and disqualify / requalify with the

@@ -16,9 +16,8 @@ import {
   ruleVersionDiff,
   saveRulesDraft,
 } from '../../programme/rules-admin.service';
-import { officialHandleRule } from '../../../social/official-handles';
 import { adminOf } from '../admin-guard';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /**
  * Section 2, programme rules: the rules in force, their versions and each version's diff, a live preview of a draft
@@ -26,9 +25,9 @@ import type { AdminSectionOptions } from '../admin-sections';
  * version through changeRules, as `npm run mana -- rules` stores one; Mana already final is never rewritten.
  */
 export const adminRulesRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = async (app, options) => {
-  const { db, config, now, describeQuery, afterManaChange } = options;
+  const { db, now, describeQuery, afterManaChange } = options;
   // Official and reserved handles must be ones the configured network can have, as `npm run mana -- rules` checks.
-  const handles = officialHandleRule(config.socialNetwork);
+  const handles = options.officialHandles;
 
   app.get('/rules', { schema: { response: { 200: adminRulesResponseSchema } } }, async () => ({
     success: true as const,

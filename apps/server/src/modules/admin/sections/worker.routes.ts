@@ -6,11 +6,10 @@ import {
   runJobNowRequestSchema,
   setWorkerPausedRequestSchema,
 } from '@manaboard/contract/admin';
-import { networkSchedule } from '../../../integrations/network-jobs';
 import { networkUsageSource } from '../../../integrations/network-usage';
 import { requestJobRun, setWorkerPaused, workerStatus } from '../../worker-control/worker-control.service';
 import { adminOf } from '../admin-guard';
-import type { AdminSectionOptions } from '../admin-sections';
+import type { AdminSectionOptions } from '../admin-section-options';
 
 /**
  * Section 4, worker and network: every job of the network's schedule with its last and next run, duration, last error and items; the network's
@@ -18,9 +17,8 @@ import type { AdminSectionOptions } from '../admin-sections';
  * pause and resume. Requests are stored, so the leading worker obeys them in whichever process it runs.
  */
 export const adminWorkerRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = async (app, options) => {
-  const { db, now, config } = options;
+  const { db, now, config, schedule } = options;
   const usage = networkUsageSource(config);
-  const schedule = networkSchedule(config);
 
   app.get('/worker', { schema: { response: { 200: adminWorkerResponseSchema } } }, async () => ({
     success: true as const,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
-import { demoState, saveDemoProgress } from '../../modules/mana/demo-state.service';
-import { totalsStamp } from '../../modules/mana/totals.repository';
-import { followDemoOrigin } from './demo-feed';
+import { demoState, saveDemoProgress } from './demo-state.service';
+import { totalsStamp } from './totals.repository';
+import { followDemoOrigin } from './demo-origin';
 
 const first = 'http://localhost:3000/x-sim';
 const moved = 'http://127.0.0.1:4100/x-sim';

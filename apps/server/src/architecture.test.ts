@@ -1,0 +1,95 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importCircles, importGraph, type ImportGraph } from './test/import-graph';
+
+const SERVER = 'apps/server/src/';
+
+/**
+ * The server's layer rules (docs/architecture.md): adapters depend on the port only, and the port on no adapter.
+ * What an adapter needs from the engine or the worker, the composition roots (app.ts, worker-runtime.ts, main.ts)
+ * hand it. Tests are not held to it: they assemble the whole server around the adapter they test.
+ */
+const RULES: { from: string; mayNot: string[] }[] = [
+  { from: 'integrations/', mayNot: ['modules/', 'jobs/'] },
+  { from: 'social/', mayNot: ['integrations/'] },
+];
+
+/** Every import that breaks a layer rule, as `importer → imported` (server-relative paths). */
+function layerCrossings(graph: ImportGraph): string[] {
+  const inServer = (file: string) => (file.startsWith(SERVER) ? file.slice(SERVER.length) : undefined);
+  return [...graph].flatMap(([file, targets]) => {
+    const from = inServer(file);
+    if (from === undefined || /\.test\.tsx?$/.test(from)) return [];
+    const rule = RULES.find((r) => from.startsWith(r.from));
+    if (!rule) return [];
+    return targets
+      .map(inServer)
+      .filter((to) => to !== undefined && rule.mayNot.some((layer) => to.startsWith(layer)))
+      .map((to) => `${from} → ${to}`);
+  });
+}
+
+describe('the import graph', () => {
+  let graph: ImportGraph;
+  // Reading ~700 files with the compiler's resolution takes seconds, more on a busy machine.
+  beforeAll(() => {
+    graph = importGraph();
+  }, 120_000);
+
+  it('reads every workspace, tests and e2e support included', () => {
+    for (const file of [
+      'apps/server/src/app.ts',
+      'apps/web/src/main.tsx',
+      'packages/contract/src/index.ts',
+      'e2e/support/server.ts',
+      'apps/server/src/architecture.test.ts',
+    ])
+      expect(graph.has(file), file).toBe(true);
+    // A workspace package is followed to its sources.
+    expect(graph.get('apps/server/src/app.ts')).toContain('apps/server/src/config/config.ts');
+    expect(graph.get('apps/server/src/modules/admin/admin-section-options.ts')).toContain(
+      'apps/server/src/social/social-network.ts',
+    );
+  });
+
+  it('has no import circle anywhere in the tree', () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('keeps the adapters on the port and the port off the adapters', () => {
+    expect(layerCrossings(graph)).toEqual([]);
+  });
+});
+
+describe('the checks themselves', () => {
+  it('find a circle, however long, and a file importing itself', () => {
+    const graph: ImportGraph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+    ]);
+    expect(importCircles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
+  });
+
+  it('find an adapter reaching into the engine or the worker, and the port reaching into an adapter', () => {
+    const graph: ImportGraph = new Map([
+      [
+        `${SERVER}integrations/x/feed.ts`,
+        [`${SERVER}modules/mana/totals.repository.ts`, `${SERVER}clock.ts`],
+      ],
+      [`${SERVER}integrations/x/feed.test.ts`, [`${SERVER}modules/mana/totals.repository.ts`]],
+      [
+        `${SERVER}integrations/bluesky/stream.ts`,
+        [`${SERVER}jobs/job.ts`, `${SERVER}social/social-network.ts`],
+      ],
+      [`${SERVER}social/rules.ts`, [`${SERVER}integrations/x/x-ids.ts`]],
+      [`${SERVER}app.ts`, [`${SERVER}integrations/x/feed.ts`, `${SERVER}modules/mana/totals.repository.ts`]],
+    ]);
+    expect(layerCrossings(graph)).toEqual([
+      'integrations/x/feed.ts → modules/mana/totals.repository.ts',
+      'integrations/bluesky/stream.ts → jobs/job.ts',
+      'social/rules.ts → integrations/x/x-ids.ts',
+    ]);
+  });
+});
