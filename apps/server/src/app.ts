@@ -36,6 +36,7 @@ import { TokenVault } from './security/token-vault';
 import type { TokenCipher } from './security/token-cipher';
 import type { NetworkLinking, PostQuery } from './social/social-network';
 import { BlueskyLinking } from './integrations/bluesky/bluesky-linking';
+import { AccountAge } from './integrations/bluesky/bluesky-account-age';
 import { createBlueskyOAuth, type BlueskyOAuth } from './integrations/bluesky/bluesky-oauth-client';
 import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
 import { postUrl as blueskyPostUrl } from './integrations/bluesky/bluesky-ids';
@@ -90,7 +91,12 @@ async function networkOf(config: Config, db: Db, vault: TokenVault, clock: Clock
       now: clock.now,
     });
     return {
-      linking: new BlueskyLinking(oauth, config.bluesky.appviewUrl, clock.now) as NetworkLinking,
+      linking: new BlueskyLinking(
+        oauth,
+        config.bluesky.appviewUrl,
+        clock.now,
+        new AccountAge({ plcUrl: config.bluesky.plcUrl }),
+      ) as NetworkLinking,
       postUrl: (handle: string, postId: string) => blueskyPostUrl(config.bluesky.postUrlBase, handle, postId),
       describeQuery: describeBlueskyQuery,
       simulatedX: false,

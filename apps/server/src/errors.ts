@@ -36,4 +36,19 @@ export class CatalogueError extends AppError {
   }
 }
 
+/**
+ * A member's own server (their PDS) did not answer: 503, and not our fault, so it is logged as a warning with the
+ * reason only, never as an error with a stack trace.
+ */
+export class MemberServerDownError extends AppError {
+  override name = 'MemberServerDownError';
+  constructor(
+    message: string,
+    /** Why, for the log (never sent to the client). */
+    readonly reason: string,
+  ) {
+    super(503, 'NETWORK_ERROR', message);
+  }
+}
+
 export const internalErrorMessage = 'Something went wrong. Please try again.';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { Sealed } from './sealed';
+import { streamAuthorityConfig, streamAuthorityEnv } from './stream-authority-config';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -73,6 +74,7 @@ const envSchema = z.object({
   BLUESKY_APP_HANDLE: z.string().min(1).optional(),
   BLUESKY_APP_PASSWORD: z.string().min(1).optional(),
   BLUESKY_APP_SERVICE: z.url({ protocol: /^https?$/ }).default('https://bsky.social'),
+  ...streamAuthorityEnv,
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_BEARER_TOKEN: z.string().min(1).optional(),
@@ -207,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
       allowHttp: e.BLUESKY_ALLOW_HTTP,
       verifyCommits: e.BLUESKY_VERIFY_COMMITS,
       postUrlBase: 'https://bsky.app',
+      streamAuthority: streamAuthorityConfig(e),
       appAccount:
         e.BLUESKY_APP_HANDLE && e.BLUESKY_APP_PASSWORD
           ? {
