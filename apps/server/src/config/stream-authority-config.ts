@@ -13,7 +13,10 @@ export const streamAuthorityEnv = {
 export type StreamAuthorityConfig = { missingGraceMs: number; caughtUpMs: number };
 
 /** The defaults, for a Bluesky config built by hand (tests). */
-export const DEFAULT_STREAM_AUTHORITY: StreamAuthorityConfig = { missingGraceMs: 3_600_000, caughtUpMs: 300_000 };
+export const DEFAULT_STREAM_AUTHORITY: StreamAuthorityConfig = {
+  missingGraceMs: 3_600_000,
+  caughtUpMs: 300_000,
+};
 
 export function streamAuthorityConfig(e: {
   BLUESKY_MISSING_GRACE_MINUTES: number;

@@ -13,7 +13,6 @@ import type { AccountAge } from './bluesky-account-age';
 import { INVALID_HANDLE, linkedProfileOf } from './bluesky-profile';
 import { BLUESKY_LINK_PATHS, BLUESKY_SCOPE, type BlueskyOAuth } from './bluesky-oauth-client';
 
-
 /**
  * Linking on Bluesky: AT Protocol OAuth through the official client (handle → DID → PDS, PAR, PKCE, DPoP), then
  * the member's public profile from the AppView (`app.bsky.actor.getProfile`) for the handle, avatar and the

@@ -62,7 +62,12 @@ async function streamCounts(db: Db, ids: readonly string[]): Promise<Map<string,
  * likes that waited for their post when the worker restarted), takes back a count the stream added twice on top
  * of an earlier raise (a replay), and never lowers a count below what the stream saw.
  */
-export function reconciledCount(stored: number, streamSaw: number, reading: number, caughtUp: boolean): number {
+export function reconciledCount(
+  stored: number,
+  streamSaw: number,
+  reading: number,
+  caughtUp: boolean,
+): number {
   return caughtUp && reading >= streamSaw ? reading : stored;
 }
 
