@@ -188,6 +188,22 @@ describe.skipIf(reason)('a lagging AppView on a real local AT Protocol network',
     expect(await row(gone.uriStr)).toMatchObject({ status: 'deleted' });
     await w.worker.runJob('totals');
     await w.expectBoard(false);
+
+    // A post deleted by its own event stays deleted while a paused AppView still shows it.
+    const brief = await w.post('cat', 'here for a moment #ManaBoard');
+    w.tally.track(brief.uriStr, 'cat');
+    await reading.stream.storedThrough(await w.head());
+    await w.appViewCaughtUp();
+    await w.net.network.bsky.sub.stop();
+    await w.sc.deletePost(w.did.cat as Did, brief.uri);
+    (w.tally.posts.get(brief.uriStr) as { deleted: boolean }).deleted = true;
+    await reading.stream.storedThrough(await w.head());
+    expect((await w.reading.network.readMetrics([brief.uriStr])).posts).toHaveLength(1);
+    await refresh();
+    expect(await row(brief.uriStr)).toMatchObject({ status: 'deleted' });
+    await w.net.network.bsky.sub.start();
+    await w.reconcile();
+    await w.expectBoard(false);
     await reading.stream.stop();
   }, 180_000);
 });

@@ -142,7 +142,11 @@ export async function reconcileStreamBatch(
       if (!row || missing.reason === 'other') continue;
       const final = isPastWindow(rules, row.created_at, now);
       if (missing.reason === 'protected' || row.status !== 'live') {
-        const author = await posts.markMissing(trx, { id: missing.id, status: missing.reason, final }, now);
+        const author = await posts.markMissing(
+          trx,
+          { id: missing.id, status: missing.reason, final, missingSince: row.missing_since ?? undefined },
+          now,
+        );
         if (author) touched.push(author);
         continue;
       }
@@ -151,7 +155,11 @@ export async function reconcileStreamBatch(
         await trx.updateTable('posts').set({ missing_since: now }).where('id', '=', missing.id).execute();
       }
       if (caughtUp && now.getTime() - since.getTime() >= authority.missingGraceMs) {
-        const author = await posts.markMissing(trx, { id: missing.id, status: 'deleted', final }, now);
+        const author = await posts.markMissing(
+          trx,
+          { id: missing.id, status: 'deleted', final, missingSince: since },
+          now,
+        );
         if (author) touched.push(author);
         result.deleted++;
       }
