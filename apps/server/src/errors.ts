@@ -51,4 +51,14 @@ export class MemberServerDownError extends AppError {
   }
 }
 
+/**
+ * An error and its causes in one line, for a warning about someone else's server (a member's PDS, the network's
+ * authorization server): what went wrong, without a stack trace that would only point into our own code.
+ */
+export function reasonOf(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
+  return parts.length > 0 ? parts.join(': ') : String(error);
+}
+
 export const internalErrorMessage = 'Something went wrong. Please try again.';

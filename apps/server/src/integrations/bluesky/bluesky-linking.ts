@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AtpAgent } from '@atproto/api';
 import { OAuthResolverError } from '@atproto/oauth-client-node';
-import { BadRequestError, MemberServerDownError } from '../../errors';
+import { BadRequestError, MemberServerDownError, reasonOf } from '../../errors';
 import {
   LinkRefusedError,
   type LinkedProfile,
@@ -133,15 +133,8 @@ function startError(error: unknown, handle: string): Error {
   if (error instanceof OAuthResolverError) {
     return new MemberServerDownError(
       `The server of ${handle} did not answer. Please try again in a moment.`,
-      causeChain(error),
+      reasonOf(error),
     );
   }
   return error instanceof Error ? error : new Error(String(error));
-}
-
-/** The error's message and its causes', one line (a resolver wraps the fetch failure that says which host). */
-function causeChain(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
-  return parts.join(': ');
 }

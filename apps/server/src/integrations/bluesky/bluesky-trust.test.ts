@@ -170,4 +170,38 @@ describe.skipIf(skip !== null)('what Bluesky linking trusts, on a local AT Proto
     expect(lines.filter((l) => Number(l.level) >= 50)).toEqual([]);
     expect(lines.some((l) => JSON.stringify(l).includes('"stack"'))).toBe(false);
   });
+
+  it('logs a refused code exchange as a warning with the reason, without a stack trace', async () => {
+    const browser = await newBrowser(t);
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/auth/bluesky/start',
+      headers: { ...browser.headers, ...cookieHeader(browser, '/auth/bluesky/start') },
+      payload: { redirectAfter: 'http://127.0.0.1:1/auth/callback', handle: 'alice.test' },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    keepCookies(browser, started.headers['set-cookie']);
+    const [attempt] = await t.database.db
+      .selectFrom('oauth_attempts')
+      .select('state')
+      .where('used', '=', false)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .execute();
+    const before = t.logs.length;
+    const query = `state=${encodeURIComponent(attempt?.state ?? '')}&code=not-a-code&iss=${encodeURIComponent(network.pdsUrl)}`;
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/auth/bluesky/callback?${query}`,
+      headers: cookieHeader(browser, '/auth/bluesky/callback'),
+    });
+    expect(response.statusCode).toBe(302);
+    expect(new URL(String(response.headers.location)).searchParams.get('error')).toBe('exchange_failed');
+    const lines = t.logs.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const warned = lines.filter((l) => l.msg === 'the network refused the code exchange');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ level: 40, network: 'bluesky', reason: expect.any(String) });
+    expect(lines.filter((l) => Number(l.level) >= 50)).toEqual([]);
+    expect(lines.some((l) => JSON.stringify(l).includes('"stack"'))).toBe(false);
+  });
 });
