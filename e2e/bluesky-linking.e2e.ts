@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   atprotoNetworkSkipReason,
+  backdateAccount,
   startAtprotoNetwork,
   type LocalAtprotoNetwork,
 } from '../apps/server/src/test/atproto-network';
@@ -64,7 +65,9 @@ describe.skipIf(skip)('linking a Bluesky account in the browser', () => {
         password: member.password,
       });
       member.did = didOf(seed.dids, name);
-      // An avatar, and old enough (with bob followed enough) for the anti-bot gate (30 days, 10 followers).
+      // Old enough for the anti-bot gate (30 days), as the PLC directory dates it; bob is followed enough (10).
+      backdateAccount(network, member.did, new Date('2024-01-01T00:00:00.000Z'));
+      // An avatar.
       const headers = seed.getHeaders(member.did);
       const { data } = await seed.agent.com.atproto.repo.uploadBlob(avatar, {
         encoding: 'image/jpeg',

@@ -1,6 +1,7 @@
 import type { Config } from './config/config';
 import type { Db } from './db/schema';
 import { BlueskyLinking } from './integrations/bluesky/bluesky-linking';
+import { AccountAge } from './integrations/bluesky/bluesky-account-age';
 import { createBlueskyOAuth, type BlueskyOAuth } from './integrations/bluesky/bluesky-oauth-client';
 import { postUrl as blueskyPostUrl } from './integrations/bluesky/bluesky-ids';
 import { describeBlueskyQuery } from './integrations/bluesky/bluesky-query';
@@ -24,7 +25,12 @@ export async function networkOf(config: Config, db: Db, vault: TokenVault, clock
       now: clock.now,
     });
     return {
-      linking: new BlueskyLinking(oauth, config.bluesky.appviewUrl, clock.now) as NetworkLinking,
+      linking: new BlueskyLinking(
+        oauth,
+        config.bluesky.appviewUrl,
+        clock.now,
+        new AccountAge({ plcUrl: config.bluesky.plcUrl }),
+      ) as NetworkLinking,
       postUrl: (handle: string, postId: string) => blueskyPostUrl(config.bluesky.postUrlBase, handle, postId),
       describeQuery: describeBlueskyQuery,
       simulatedX: false,

@@ -36,4 +36,29 @@ export class CatalogueError extends AppError {
   }
 }
 
+/**
+ * A member's own server (their PDS) did not answer: 503, and not our fault, so it is logged as a warning with the
+ * reason only, never as an error with a stack trace.
+ */
+export class MemberServerDownError extends AppError {
+  override name = 'MemberServerDownError';
+  constructor(
+    message: string,
+    /** Why, for the log (never sent to the client). */
+    readonly reason: string,
+  ) {
+    super(503, 'NETWORK_ERROR', message);
+  }
+}
+
+/**
+ * An error and its causes in one line, for a warning about someone else's server (a member's PDS, the network's
+ * authorization server): what went wrong, without a stack trace that would only point into our own code.
+ */
+export function reasonOf(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
+  return parts.length > 0 ? parts.join(': ') : String(error);
+}
+
 export const internalErrorMessage = 'Something went wrong. Please try again.';

@@ -1,3 +1,4 @@
+import type { StreamAuthorityConfig } from './stream-authority-config';
 import type { Sealed } from './sealed';
 import type { StreamConfig } from './stream-config';
 
@@ -140,4 +141,6 @@ export type BlueskyConfig = {
   postUrlBase: string;
   /** An app account (an app password) to fill a stream gap from authenticated search; its password is sealed. */
   appAccount?: { handle: string; password: Sealed; service: string } | undefined;
+  /** How the refresh trusts the stream over the AppView (stream-authority-config.ts); unset: the defaults. */
+  streamAuthority?: StreamAuthorityConfig;
 };

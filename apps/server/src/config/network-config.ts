@@ -3,6 +3,7 @@ import type { BlueskyConfig, XConfig } from './config-types';
 import { ConfigError } from './config-error';
 import { booleanString } from './env-values';
 import { Sealed } from './sealed';
+import { streamAuthorityConfig, streamAuthorityEnv } from './stream-authority-config';
 
 /** The variables that choose the social network and reach it (part of the schema in env-schema.ts). */
 export const networkEnv = z.object({
@@ -16,6 +17,7 @@ export const networkEnv = z.object({
   BLUESKY_APP_HANDLE: z.string().min(1).optional(),
   BLUESKY_APP_PASSWORD: z.string().min(1).optional(),
   BLUESKY_APP_SERVICE: z.url({ protocol: /^https?$/ }).default('https://bsky.social'),
+  ...streamAuthorityEnv,
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_BEARER_TOKEN: z.string().min(1).optional(),
@@ -56,6 +58,7 @@ export function blueskyConfig(e: NetworkEnv & { NODE_ENV: string }): BlueskyConf
     handleResolverUrl: e.BLUESKY_HANDLE_RESOLVER_URL,
     allowHttp: e.BLUESKY_ALLOW_HTTP,
     verifyCommits: e.BLUESKY_VERIFY_COMMITS,
+    streamAuthority: streamAuthorityConfig(e),
     postUrlBase: 'https://bsky.app',
     appAccount:
       e.BLUESKY_APP_HANDLE && e.BLUESKY_APP_PASSWORD

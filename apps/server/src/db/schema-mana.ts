@@ -50,6 +50,8 @@ export interface PostsTable {
   mana: Defaulted<number>;
   first_seen_at: Timestamp;
   refreshed_at: Timestamp;
+  /** Stream networks: when a reconciling read first missed the post (null while found; ADR 013). */
+  missing_since: Timestamp | null;
 }
 
 export interface InteractionsTable {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@manaboard/contract';
-import { AppError, internalErrorMessage } from '../errors';
+import { AppError, internalErrorMessage, MemberServerDownError } from '../errors';
 import { routeFamilyOf } from './route-families';
 
 type Failure = { status: number; code: ErrorCode; message: string; headers?: Record<string, string> };
@@ -83,7 +83,9 @@ export function sendFailure(request: FastifyRequest, reply: FastifyReply, failur
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = toFailure(error);
-    if (failure.status >= 500) {
+    if (error instanceof MemberServerDownError) {
+      request.log.warn({ code: failure.code, status: failure.status, reason: error.reason }, error.message);
+    } else if (failure.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {
       request.log.info({ code: failure.code, status: failure.status }, 'request rejected');

@@ -78,6 +78,9 @@ export type PostQuery =
  */
 export type QueryPreview = { text: string; maxLength: number | null };
 
+/** How a stream network's reconciling reads trust the stream (see `SocialNetwork.streamAuthority`). */
+export type StreamAuthority = { streamJob: string; missingGraceMs: number; caughtUpMs: number };
+
 /** The operations the programme needs from a network. */
 export interface SocialNetwork {
   readonly name: NetworkName;
@@ -93,6 +96,15 @@ export interface SocialNetwork {
     ids: readonly string[],
   ): Promise<{ posts: SocialPost[]; missing: MissingPost[]; authors: SocialAuthor[] }>;
   readonly metricsBatchSize: number;
+  /**
+   * Who has the last word on a tracked post's counts and existence (ADR 013). Absent: `readMetrics` does (X's
+   * metrics API): the refresh overwrites counts with it, and a post it reports gone stops counting at once.
+   * Present: the network's event stream counted what it saw, and `readMetrics` reads an index that may lag it
+   * (Bluesky's AppView): a reading may raise a count the stream missed, never lower one below what the stream
+   * counted; a post it does not return is deleted only once it has been missing for `missingGraceMs` while the
+   * stream (its cursor in ingest_state, job `streamJob`) is within `caughtUpMs` of now.
+   */
+  readonly streamAuthority?: StreamAuthority;
   /** Members who reposted an official post (one page). */
   repostsOf(postId: string, cursor?: string): Promise<{ authors: SocialAuthor[]; nextCursor: string | null }>;
   /** Quotes of an official post (one page). */

@@ -85,3 +85,17 @@ export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
     },
   };
 }
+
+type InMemoryDirectory = { contents: Record<string, Array<{ createdAt: Date }>> };
+
+/**
+ * Dates an account's creation in the local PLC directory (its genesis operation), as the directory would have for
+ * an account created then: the anti-bot gate reads an account's age there (bluesky-account-age.ts), never from the
+ * profile record. dev-env's directory keeps its operations in memory.
+ */
+export function backdateAccount(net: LocalAtprotoNetwork, did: string, at: Date): void {
+  const directory = net.network.plc.ctx.db as unknown as InMemoryDirectory;
+  const genesis = directory.contents[did]?.[0];
+  if (!genesis) throw new Error(`the local PLC directory has no operation for ${did}`);
+  genesis.createdAt = at;
+}

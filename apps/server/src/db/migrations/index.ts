@@ -14,6 +14,7 @@ import * as m0013 from './0013-admin-sessions';
 import * as m0014 from './0014-appeals-and-worker-control';
 import * as m0015 from './0015-fairness';
 import * as m0016 from './0016-stream-progress';
+import * as m0017 from './0017-post-missing-since';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014-appeals-and-worker-control': m0014,
   '0015-fairness': m0015,
   '0016-stream-progress': m0016,
+  '0017-post-missing-since': m0017,
 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AtpAgent } from '@atproto/api';
 import { OAuthResolverError } from '@atproto/oauth-client-node';
-import { AppError, BadRequestError } from '../../errors';
+import { BadRequestError, MemberServerDownError, reasonOf } from '../../errors';
 import {
   LinkRefusedError,
   type LinkedProfile,
@@ -9,10 +9,9 @@ import {
   type NetworkCredentials,
   type NetworkLinking,
 } from '../../social/social-network';
+import type { AccountAge } from './bluesky-account-age';
+import { INVALID_HANDLE, linkedProfileOf } from './bluesky-profile';
 import { BLUESKY_LINK_PATHS, BLUESKY_SCOPE, type BlueskyOAuth } from './bluesky-oauth-client';
-
-/** What the handle resolves to is not known to the AppView yet (a brand-new account): read it from identity. */
-const INVALID_HANDLE = 'handle.invalid';
 
 /**
  * Linking on Bluesky: AT Protocol OAuth through the official client (handle → DID → PDS, PAR, PKCE, DPoP), then
@@ -35,6 +34,8 @@ export class BlueskyLinking implements NetworkLinking {
     private readonly oauth: BlueskyOAuth,
     appviewUrl: string,
     private readonly now: () => number,
+    /** The account's creation date from a source the member cannot write (never the profile's createdAt). */
+    private readonly accountAge: Pick<AccountAge, 'createdAt'>,
   ) {
     this.appview = new AtpAgent({ service: appviewUrl });
     this.returnOrigin = new URL(oauth.redirectUri).origin;
@@ -110,30 +111,12 @@ export class BlueskyLinking implements NetworkLinking {
     await this.oauth.client.revoke(did);
   }
 
-  /**
-   * The member as the AppView shows them. An account the AppView has not indexed yet still links: its handle
-   * then comes from the identity (DID document, checked both ways), with no avatar and no anti-bot facts.
-   */
-  private async profileOf(did: string): Promise<LinkedProfile> {
-    try {
-      const { data } = await this.appview.app.bsky.actor.getProfile({ actor: did });
-      const handle = data.handle === INVALID_HANDLE ? await this.identityHandle(did) : data.handle;
-      return {
-        networkUserId: did,
-        handle,
-        avatarUrl: data.avatar ?? null,
-        createdAt: data.createdAt ? new Date(data.createdAt) : null,
-        followers: data.followersCount ?? 0,
-      };
-    } catch {
-      return {
-        networkUserId: did,
-        handle: await this.identityHandle(did),
-        avatarUrl: null,
-        createdAt: null,
-        followers: 0,
-      };
-    }
+  /** The member as the AppView shows them, dated by the PLC directory (bluesky-profile.ts). */
+  private profileOf(did: string): Promise<LinkedProfile> {
+    return linkedProfileOf(
+      { appview: this.appview, accountAge: this.accountAge, identityHandle: (d) => this.identityHandle(d) },
+      did,
+    );
   }
 
   private async identityHandle(did: string): Promise<string> {
@@ -148,10 +131,9 @@ function startError(error: unknown, handle: string): Error {
     return new BadRequestError(`No Bluesky account answers to ${handle}. Check the handle and try again.`);
   }
   if (error instanceof OAuthResolverError) {
-    return new AppError(
-      503,
-      'NETWORK_ERROR',
+    return new MemberServerDownError(
       `The server of ${handle} did not answer. Please try again in a moment.`,
+      reasonOf(error),
     );
   }
   return error instanceof Error ? error : new Error(String(error));

@@ -8,6 +8,7 @@ import type {
   SocialNetwork,
   SocialPost,
   QueryPreview,
+  StreamAuthority,
 } from '../../social/social-network';
 import { describeBlueskyQuery } from './bluesky-query';
 import { parsePostId, postUrl } from './bluesky-ids';
@@ -102,11 +103,22 @@ export class BlueskySocialNetwork implements SocialNetwork {
   readonly metricsBatchSize = GET_POSTS_BATCH;
   /** No search is used on Bluesky: nothing is ever "in reach" of one. */
   readonly searchReachMs = 0;
+  /**
+   * The event stream counted what it saw; the AppView lags the relay (and has outages): getPosts may raise a count,
+   * never lower one, and a post it does not return is not deleted before the grace period (ADR 013).
+   */
+  readonly streamAuthority: StreamAuthority | undefined;
   private readonly agent: AtpAgent;
 
   constructor(
-    private readonly options: { appviewUrl: string; postUrlBase: string; fetch?: typeof globalThis.fetch },
+    private readonly options: {
+      appviewUrl: string;
+      postUrlBase: string;
+      fetch?: typeof globalThis.fetch;
+      streamAuthority?: StreamAuthority;
+    },
   ) {
+    this.streamAuthority = options.streamAuthority;
     this.agent = new AtpAgent({
       service: options.appviewUrl,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -138,7 +150,10 @@ export class BlueskySocialNetwork implements SocialNetwork {
     };
   }
 
-  /** Current counts of up to 25 posts; a post the AppView no longer returns was deleted (or taken down). */
+  /**
+   * Current counts of up to 25 posts. A post the AppView does not return is reported missing ('deleted'): it may be
+   * deleted or taken down, or not indexed yet; the refresh tells which with the stream (streamAuthority).
+   */
   async readMetrics(
     ids: readonly string[],
   ): Promise<{ posts: SocialPost[]; missing: MissingPost[]; authors: SocialAuthor[] }> {

@@ -4,7 +4,8 @@ import type { Clock } from '../../clock';
 import type { BlueskyConfig } from '../../config/config';
 import type { Database } from '../../db/schema';
 import type { JobLog, JobName } from '../../job-types';
-import { StreamIngest } from '../../modules/mana/stream-ingest.service';
+import { DEFAULT_STREAM_AUTHORITY } from '../../config/stream-authority-config';
+import { STREAM_JOB, StreamIngest } from '../../modules/mana/stream-ingest.service';
 import { BlueskyGapFill, type GapFillOptions } from './bluesky-gap-fill';
 import { BlueskySocialNetwork } from './bluesky-network';
 import { BlueskyStream, type BlueskyStreamOptions } from './bluesky-stream';
@@ -37,6 +38,7 @@ export function createBlueskyReading(options: {
   const network = new BlueskySocialNetwork({
     appviewUrl: config.appviewUrl,
     postUrlBase: config.postUrlBase,
+    streamAuthority: { streamJob: STREAM_JOB, ...(config.streamAuthority ?? DEFAULT_STREAM_AUTHORITY) },
   });
   const domain = options.officialHandleDomain ?? OFFICIAL_HANDLE_DOMAIN;
   // The programme's rules name official accounts as bare names or full handles: on Bluesky a bare name is an

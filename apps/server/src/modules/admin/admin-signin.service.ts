@@ -1,5 +1,6 @@
 import type { AdminSignInError } from '@manaboard/contract/admin';
 import type { AdminConfig } from '../../config/config';
+import { reasonOf } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { newNonce, nonceMatches } from '../linking/linking-nonce';
 import { callbackUrl, OAUTH_ATTEMPT_LIFETIME_MS, type LinkingDeps } from '../linking/linking.service';
@@ -83,7 +84,10 @@ export async function completeAdminSignIn(
     profile = granted.profile;
     await endGrant(deps, granted.credentials.refreshToken ?? granted.credentials.accessToken);
   } catch (error) {
-    deps.log.warn({ err: error, network: deps.network.name }, 'the network refused the console sign-in');
+    deps.log.warn(
+      { reason: reasonOf(error), network: deps.network.name },
+      'the network refused the console sign-in',
+    );
     return fail('exchange_failed');
   }
 
@@ -119,6 +123,9 @@ async function endGrant(deps: AdminAuthDeps, token: string): Promise<void> {
   try {
     await deps.network.revoke(token);
   } catch (error) {
-    deps.log.warn({ err: error, network: deps.network.name }, 'revoking the console sign-in grant failed');
+    deps.log.warn(
+      { reason: reasonOf(error), network: deps.network.name },
+      'revoking the console sign-in grant failed',
+    );
   }
 }

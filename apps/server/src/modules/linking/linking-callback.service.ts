@@ -1,5 +1,5 @@
 import type { AuthCallbackError } from '@manaboard/contract';
-import { AppError } from '../../errors';
+import { AppError, reasonOf } from '../../errors';
 import type { LinkedProfile, NetworkCredentials } from '../../social/social-network';
 import { recordAudit } from '../audit/audit.repository';
 import { applyReferral, type ReferralDeps } from '../referrals/referrals.service';
@@ -111,7 +111,11 @@ async function exchange(
   try {
     return await deps.network.finish(params, { state, verifier, callbackUrl: callbackUrl(deps) });
   } catch (error) {
-    deps.log.warn({ err: error, network: deps.network.name }, 'the network refused the code exchange');
+    // Their server's doing (a refusal, or a member's PDS that is down): a warning with the reason, no stack.
+    deps.log.warn(
+      { reason: reasonOf(error), network: deps.network.name },
+      'the network refused the code exchange',
+    );
     return undefined;
   }
 }

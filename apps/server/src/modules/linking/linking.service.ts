@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { AUTH_RETURN_PATHS, HANDLE_PATTERN, normaliseHandle, type AccountInfo } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
 import type { NetworkCredentials, NetworkLinking } from '../../social/social-network';
-import { BadRequestError } from '../../errors';
+import { BadRequestError, reasonOf } from '../../errors';
 import type { TokenVault } from '../../security/token-vault';
 import { recordAudit } from '../audit/audit.repository';
 import * as accounts from './accounts.repository';
@@ -143,7 +143,7 @@ export async function revokeGrant(deps: LinkingDeps, account: AccountRow): Promi
     await deps.network.revoke(await deps.vault.open(sealed));
   } catch (error) {
     deps.log.warn(
-      { err: error, accountId: account.id, network: deps.network.name },
+      { reason: reasonOf(error), accountId: account.id, network: deps.network.name },
       'revoking the token failed',
     );
   }

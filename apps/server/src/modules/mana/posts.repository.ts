@@ -120,16 +120,22 @@ export async function applyMetrics(
 
 /**
  * A post the network no longer shows (deleted or protected): it stops counting, or is closed when final.
- * Returns the author when something changed.
+ * Returns the author when something changed. `missingSince` is kept only by a stream network's grace-period
+ * deletion (ADR 013); any other deletion (its own delete event) clears it, so a lagging reading never revives it.
  */
 export async function markMissing(
   db: Db,
-  update: { id: string; status: Exclude<PostStatus, 'live'>; final: boolean },
+  update: { id: string; status: Exclude<PostStatus, 'live'>; final: boolean; missingSince?: Date },
   now: Date,
 ): Promise<string | undefined> {
   const row = await db
     .updateTable('posts')
-    .set({ status: update.status, final: update.final, refreshed_at: now })
+    .set({
+      status: update.status,
+      final: update.final,
+      refreshed_at: now,
+      missing_since: update.missingSince ?? null,
+    })
     .where('id', '=', update.id)
     .where('final', '=', false)
     .where((eb) => eb.or([eb('status', '<>', update.status), eb('final', '<>', update.final)]))
