@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { Sealed } from './sealed';
+import { programmeConfig, programmeEnvShape } from './programme-config';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -111,6 +112,7 @@ const envSchema = z.object({
   ADMIN_ACCOUNTS: accountList.optional(),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(168).default(12),
+  ...programmeEnvShape,
 });
 
 /** The demo world's admin (the simulated X only): its official account, signed in on the simulated page. */
@@ -235,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
     admin: adminConfig(e),
+    programme: programmeConfig(e),
   };
 }
 

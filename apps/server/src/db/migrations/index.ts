@@ -13,6 +13,7 @@ import * as m0012 from './0012-stream-records';
 import * as m0013 from './0013-admin-sessions';
 import * as m0014 from './0014-appeals-and-worker-control';
 import * as m0015 from './0015-fairness';
+import * as m0016 from './0016-official-accounts';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013-admin-sessions': m0013,
   '0014-appeals-and-worker-control': m0014,
   '0015-fairness': m0015,
+  '0016-official-accounts': m0016,
 };
