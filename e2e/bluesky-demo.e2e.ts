@@ -76,14 +76,14 @@ describe.skipIf(skip)('npm run demo:bluesky', () => {
   };
 
   it('prints the demo accounts with their passwords', () => {
-    for (const handle of ['you.test', 'friend.test', 'ada.test', 'manaboard.test']) {
+    for (const handle of ['alice.test', 'bob.test', 'ada.test', 'manaboard.test']) {
       expect(output).toMatch(new RegExp(`^ {4}${handle.replace('.', '\\.')} +password \\S+$`, 'm'));
     }
     expect(output).not.toMatch(/^\s+at /m);
   });
 
   it('links a newcomer through the PDS sign-in and consent pages', async () => {
-    const password = new RegExp(`^ {4}you\\.test +password (\\S+)$`, 'm').exec(output)?.[1] ?? '';
+    const password = new RegExp(`^ {4}alice\\.test +password (\\S+)$`, 'm').exec(output)?.[1] ?? '';
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors = watchPageErrors(page);
@@ -91,7 +91,7 @@ describe.skipIf(skip)('npm run demo:bluesky', () => {
     try {
       await page.goto(origin, { waitUntil: 'networkidle' });
       await page.getByRole('button', { name: /Link your Bluesky account to earn/ }).click();
-      await page.getByLabel('Your Bluesky handle').fill('you.test');
+      await page.getByLabel('Your Bluesky handle').fill('alice.test');
       await page.getByRole('button', { name: 'Link Bluesky account' }).click();
       await page.waitForURL((url) => url.origin !== origin && !url.hostname.startsWith('127.'));
       await page.locator('input[type="password"]').fill(password);
@@ -99,7 +99,7 @@ describe.skipIf(skip)('npm run demo:bluesky', () => {
       await page.getByRole('button', { name: 'Authorize' }).click();
       await page.waitForURL((url) => url.origin === origin && url.pathname === '/', { timeout: 30_000 });
       const card = page.getByRole('region', { name: 'Mana card' });
-      await card.getByText('@you.test', { exact: true }).waitFor();
+      await card.getByText('@alice.test', { exact: true }).waitFor();
       await expect
         .poll(() => card.getByLabel('Get referred').getAttribute('placeholder'))
         .toBe("Referrer's handle, e.g. @mana-fan.bsky.social");
@@ -119,6 +119,11 @@ describe.skipIf(skip)('npm run demo:bluesky', () => {
       try {
         await page.goto(origin, { waitUntil: 'networkidle' });
         await page.getByTestId('rank-row').first().waitFor({ timeout: 60_000 });
+        // The board, below the card: its heading at the top, clear of the sticky header.
+        await page.getByRole('heading', { name: 'Mana Leaderboard' }).evaluate((el) => {
+          el.scrollIntoView({ block: 'start' });
+          window.scrollBy(0, -80);
+        });
         await page.waitForTimeout(1500);
         await page.screenshot({ path: path.join(screenshots, `bluesky-demo-${width}.png`) });
       } finally {

@@ -42,6 +42,7 @@ async function main(): Promise<number> {
   let stopping: Promise<number> | undefined;
   const stop = (code: number) =>
     (stopping ??= (async () => {
+      say('Stopping the world, the app and the network…');
       await world?.stop();
       if (server && server.exitCode === null) {
         const exited = new Promise((resolve) => server?.once('exit', resolve));
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
       }
       await network?.close().catch(() => undefined);
       await dropSchemas(schema);
+      say('Stopped; the demo schemas are dropped.');
       return code;
     })());
   process.once('SIGINT', () => void stop(0).then((code) => process.exit(code)));
@@ -89,6 +91,8 @@ async function main(): Promise<number> {
       // Totals and refresh every 15 s, so the board moves while you watch (the default is each minute).
       WORKER_INTERVAL_SECONDS: '15',
       LOG_LEVEL: env.logLevel,
+      // A demo's console shows the accounts, not every request a busy laptop serves in more than half a second.
+      LOG_SLOW_MS: '5000',
     });
     server.once('exit', (code) => {
       if (!stopping) {

@@ -24,7 +24,7 @@ const MEMBERS = [
 ] as const;
 
 /** Newcomers: accounts that only exist to be linked by a person trying the demo. */
-const NEWCOMERS = ['you', 'friend'] as const;
+const NEWCOMERS = ['alice', 'bob'] as const;
 
 const TEXTS = [
   'Shipped the first draft of my talk #ManaBoard',
@@ -94,7 +94,7 @@ export class DemoWorld {
     const members: DemoAccount[] = [];
     for (const [name, displayName] of MEMBERS) members.push(await make(name, displayName));
     const newcomers: DemoAccount[] = [];
-    for (const name of NEWCOMERS) newcomers.push(await make(name, name === 'you' ? 'You' : 'A friend'));
+    for (const name of NEWCOMERS) newcomers.push(await make(name, name === 'alice' ? 'Alice' : 'Bob'));
     for (const a of members) {
       await seed.follow(a.did, official.did);
       for (const b of members) if (a !== b) await seed.follow(a.did, b.did);
