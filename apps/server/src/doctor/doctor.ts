@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ProgrammeRules } from '@manaboard/contract';
 import type { Config } from '../config/config';
 import type { Database } from '../db/schema';
 import { blueskyChecks } from '../integrations/bluesky/bluesky-doctor';
@@ -33,7 +34,12 @@ export async function runDoctor(options: {
   const demo = isSimulatedDemo(config);
   const lines: CheckLine[] = [tokenKeyLine(config, demo)];
   const latest = db ? await findLatestRules(db) : undefined;
-  const rules = latest ? parseRules(latest.rules, `rules v${latest.version}`) : undefined;
+  // Before the first start, the official accounts are those OFFICIAL_ACCOUNTS will seed: checked (and kept by id) now.
+  const rules: Pick<ProgrammeRules, 'officialHandles'> | undefined = latest
+    ? parseRules(latest.rules, `rules v${latest.version}`)
+    : db && !demo && config.programme.officialAccounts
+      ? { officialHandles: config.programme.officialAccounts }
+      : undefined;
   if (db) {
     const start = { demo, officialAccounts: config.programme.officialAccounts };
     lines.push(...(await officialAccountProblems(db, start)).map((text) => ({ ok: false, text })));

@@ -53,7 +53,7 @@ function relayAnswers(relayUrl: string): Promise<string | null> {
 export async function blueskyChecks(options: {
   config: Pick<Config, 'bluesky' | 'publicOrigin'>;
   db?: Kysely<Database>;
-  rules?: ProgrammeRules;
+  rules?: Pick<ProgrammeRules, 'officialHandles'>;
   fetch?: typeof fetch;
   /** The domain of a bare official name (bsky.social; the local test network's is `test`). */
   officialHandleDomain?: string;
