@@ -43,7 +43,7 @@ export async function officialAccountsRefusal(
   if (!latest) {
     return start.officialAccounts
       ? null
-      : `official accounts: OFFICIAL_ACCOUNTS is not set. Off the simulated X's demo the programme does not start with the rules file's example accounts (${examples.join(', ')}: anyone's accounts on a real network): set OFFICIAL_ACCOUNTS=handle[,handle] to your programme's own accounts (e.g. team.example.com on Bluesky)`;
+      : `official accounts: OFFICIAL_ACCOUNTS is not set. Off the simulated X's demo the programme does not start with the rules file's example accounts (${examples.join(', ')}: anyone's accounts on a real network): set OFFICIAL_ACCOUNTS=handle[,handle] to your programme's own accounts (e.g. team.example.com)`;
   }
   const rules = parseRules(latest.rules, `rules v${latest.version}`);
   const confirmed = start.officialAccounts && sameHandles(start.officialAccounts, examples);
