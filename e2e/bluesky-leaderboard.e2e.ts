@@ -130,6 +130,8 @@ describe.skipIf(skip)('the Mana Leaderboard on Bluesky in the browser', () => {
       BLUESKY_ALLOW_HTTP: 'true',
       IMAGE_ORIGINS: new URL(network.appviewUrl).origin,
       SEED_DEMO: 'false',
+      // Off the demo the programme names its official accounts (issue 25); this test needs none of theirs.
+      OFFICIAL_ACCOUNTS: 'manahq.test',
     });
     // The worker leader reads the stream from its live end: wait until it runs before seeding.
     await new Promise((resolve) => setTimeout(resolve, 3_000));

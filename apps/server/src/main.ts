@@ -15,6 +15,8 @@ import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 import { startMetricsServer } from './modules/metrics/metrics-server';
 import { monitorEventLoop } from './event-loop-monitor';
 import { officialHandleRule } from './integrations/official-handles';
+import { seedProgrammeRules } from './modules/programme/programme-seed';
+import { runDoctor } from './doctor/doctor';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -48,6 +50,12 @@ async function main(): Promise<void> {
   const migration = await migrateToLatest(database.db);
   // The simulated X's demo world exists only on X.
   const simulated = config.socialNetwork === 'x' && config.x.mode === 'simulated';
+  // Off the demo, a new database's rules name only the official accounts OFFICIAL_ACCOUNTS gives (issue 25).
+  await seedProgrammeRules(database.db, {
+    demo: simulated,
+    officialAccounts: config.programme.officialAccounts,
+    handles: officialHandleRule(config.socialNetwork),
+  });
   // The demo follows the origin it is served from (a new PORT or PUBLIC_ORIGIN moves its avatar links).
   const demo = simulated
     ? await followDemoOrigin(
@@ -173,6 +181,13 @@ async function main(): Promise<void> {
   }
   // After listening: with the simulated X the worker calls this very server.
   await worker?.start();
+  // The deployment check (npm run doctor) once the origin answers: a warning line per problem, never fatal. On X
+  // it makes no paid user reads at each start; `npm run doctor` does.
+  void runDoctor({ config, db: database.db, resolveOfficials: config.socialNetwork !== 'x' }).then(
+    (lines) => lines.filter((l) => !l.ok).forEach((l) => log.warn(`doctor: ${l.text}`)),
+    (error: unknown) =>
+      log.warn(`doctor: the check stopped (${error instanceof Error ? error.message : String(error)})`),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import type { StreamAuthorityConfig } from './stream-authority-config';
 import type { Sealed } from './sealed';
 import type { StreamConfig } from './stream-config';
+import type { ProgrammeConfig } from './programme-config';
 
 /** The shapes of the server's configuration (config.ts parses the environment into them). */
 /** The server's configuration, parsed once at start-up. */
@@ -30,6 +31,8 @@ export type Config = {
   socialNetwork: 'x' | 'bluesky';
   x: XConfig;
   bluesky: BlueskyConfig;
+  /** What the programme's rules are seeded with (programme-config.ts). */
+  programme: ProgrammeConfig;
   /** 32-byte key for tokens at rest; when absent the server generates one into DATA_DIR. */
   tokenEncryptionKey: string | undefined;
   /** Key for CSRF tokens; when absent one is generated once and kept in the database. */

@@ -7,6 +7,7 @@ import { envSchema, type ParsedEnv } from './env-schema';
 import { blueskyConfig, xConfig } from './network-config';
 import { repoRoot } from './repo-root';
 import { streamConfig } from './stream-config';
+import { programmeConfig } from './programme-config';
 
 export type {
   Config,
@@ -94,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
     stream: streamConfig(e),
+    programme: programmeConfig(e),
     admin: adminConfig(e),
   };
 }

@@ -4,6 +4,7 @@ import { accountList, booleanString, handleList, originList } from './env-values
 import { networkEnv } from './network-config';
 import { repoRoot } from './repo-root';
 import { streamEnvShape } from './stream-config';
+import { programmeEnvShape } from './programme-config';
 
 /**
  * Every environment variable the server reads. Documented one by one in docs/configuration.md and
@@ -53,6 +54,7 @@ export const envSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   READY_WORKER_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(600),
   ...streamEnvShape,
+  ...programmeEnvShape,
   ADMIN_ACCOUNTS: accountList.optional(),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(168).default(12),

@@ -19,12 +19,14 @@ import type {
   WorkerControlTable,
 } from './schema-console';
 import type { EngagementEdgesTable, FairnessFlagsTable } from './schema-fairness';
+import type { OfficialAccountsTable } from './schema-programme';
 
 export * from './schema-mana';
 export * from './schema-bluesky';
 export * from './schema-admin';
 export * from './schema-console';
 export * from './schema-fairness';
+export * from './schema-programme';
 
 /** Timestamps are written as Date and read back as Date on both PGlite and pg. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -144,6 +146,7 @@ export interface Database {
   bluesky_oauth_states: BlueskyOAuthStatesTable;
   bluesky_oauth_sessions: BlueskyOAuthSessionsTable;
   admin_sessions: AdminSessionsTable;
+  official_accounts: OfficialAccountsTable;
   appeals: AppealsTable;
   worker_control: WorkerControlTable;
   job_run_requests: JobRunRequestsTable;

@@ -67,6 +67,8 @@ export function clusterEnv(options: {
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CSRF_SECRET: randomBytes(32).toString('hex'),
     SEED_DEMO: 'false',
+    // The simulated X's accounts the rules file names: off the demo they are named explicitly (issue 25).
+    OFFICIAL_ACCOUNTS: 'ManaboardHQ,ManaboardDev',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     ...options.extra,

@@ -18,6 +18,8 @@ export type NetworkWeb = {
   linkStartPath: string;
   /** What the card invites the member to link ("Link your … to earn"). */
   accountNoun: string;
+  /** A handle such a network can have, for examples and placeholders (`@mana_fan` is no Bluesky handle). */
+  exampleHandle: string;
   /** Where the member names their account before the network's sign-in page; null: straight to it. */
   handleForm: ComponentType<HandleFormProps> | null;
 };
@@ -29,11 +31,18 @@ export type NetworkWeb = {
  */
 export const NETWORKS: Record<SocialNetworkName, NetworkWeb> = {
   // SPEC §7 keeps X's start route as it always was.
-  x: { label: 'X', linkStartPath: '/auth/twitter/start', accountNoun: 'social account', handleForm: null },
+  x: {
+    label: 'X',
+    linkStartPath: '/auth/twitter/start',
+    accountNoun: 'social account',
+    exampleHandle: 'mana_fan',
+    handleForm: null,
+  },
   bluesky: {
     label: 'Bluesky',
     linkStartPath: '/auth/bluesky/start',
     accountNoun: 'Bluesky account',
+    exampleHandle: 'mana-fan.bsky.social',
     handleForm: BlueskyHandleForm,
   },
 };

@@ -15,6 +15,7 @@ import * as m0014 from './0014-appeals-and-worker-control';
 import * as m0015 from './0015-fairness';
 import * as m0016 from './0016-stream-progress';
 import * as m0017 from './0017-post-missing-since';
+import * as m0018 from './0018-official-accounts';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015-fairness': m0015,
   '0016-stream-progress': m0016,
   '0017-post-missing-since': m0017,
+  '0018-official-accounts': m0018,
 };

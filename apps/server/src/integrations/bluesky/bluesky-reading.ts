@@ -41,12 +41,7 @@ export function createBlueskyReading(options: {
     streamAuthority: { streamJob: STREAM_JOB, ...(config.streamAuthority ?? DEFAULT_STREAM_AUTHORITY) },
   });
   const domain = options.officialHandleDomain ?? OFFICIAL_HANDLE_DOMAIN;
-  // The programme's rules name official accounts as bare names or full handles: on Bluesky a bare name is an
-  // account under bsky.social, Bluesky's own handle domain; a full handle is taken as it is.
-  const officialHandle = (handle: string) => {
-    const bare = handle.replace(/^@/, '');
-    return bare.includes('.') ? bare.toLowerCase() : `${bare.toLowerCase()}.${domain}`;
-  };
+  const officialHandle = (handle: string) => fullOfficialHandle(handle, domain);
   const ingest = new StreamIngest({
     db,
     network: { authorByHandle: (handle) => network.authorByHandle(officialHandle(handle)) },
@@ -79,6 +74,15 @@ export function createBlueskyReading(options: {
   return { network, ingest, stream };
 }
 
+/**
+ * The programme's rules name official accounts as bare names or full handles: on Bluesky a bare name is an
+ * account under bsky.social, Bluesky's own handle domain; a full handle is taken as it is.
+ */
+export function fullOfficialHandle(handle: string, domain = OFFICIAL_HANDLE_DOMAIN): string {
+  const bare = handle.replace(/^@/, '');
+  return bare.includes('.') ? bare.toLowerCase() : `${bare.toLowerCase()}.${domain}`;
+}
+
 const dnsAndWellKnown = new HandleResolver({});
 
 /**
@@ -99,7 +103,10 @@ async function currentHandle(config: BlueskyConfig, did: string): Promise<string
  * The DID a handle names: through BLUESKY_HANDLE_RESOLVER_URL (com.atproto.identity.resolveHandle) when set, else
  * through DNS and HTTPS well-known, as the protocol says. Undefined when nothing answers to it.
  */
-async function resolveHandle(config: BlueskyConfig, handle: string): Promise<string | undefined> {
+export async function resolveHandle(
+  config: Pick<BlueskyConfig, 'handleResolverUrl'>,
+  handle: string,
+): Promise<string | undefined> {
   if (!config.handleResolverUrl) return dnsAndWellKnown.resolve(handle);
   const url = new URL('/xrpc/com.atproto.identity.resolveHandle', config.handleResolverUrl);
   url.searchParams.set('handle', handle);

@@ -22,6 +22,7 @@ import {
 import { Orphans } from './stream-orphans';
 import { applyRenames, confirmedRenames, type CurrentHandle } from './stream-identity';
 import * as records from './stream-records.repository';
+import { officialAccountIds } from '../programme/official-accounts';
 
 export { STREAM_JOB, type PostRef, type StreamEvent } from './stream-events';
 export { ORPHAN_LIMIT, ORPHAN_TTL_MS } from './stream-orphans';
@@ -63,15 +64,17 @@ export class StreamIngest {
 
   constructor(private readonly deps: Deps) {}
 
-  /** The official accounts' network user ids, resolved from their handles once per rules version. */
+  /** The official accounts' network user ids for a rules version (each handle resolved once, then kept by id). */
   async officialIds(rules: ProgrammeRules, version: number): Promise<Set<string>> {
     if (this.officials?.version === version) return this.officials.ids;
-    const ids = new Set<string>();
-    for (const handle of rules.officialHandles) {
-      const author = await this.deps.network.authorByHandle(handle);
-      if (author) ids.add(author.networkUserId);
-      else this.deps.log.warn({ handle }, 'stream: an official account handle does not resolve');
-    }
+    // Kept by id once resolved (modules/programme/official-accounts.ts): a handle that changes hands changes nothing.
+    const { ids, unresolved } = await officialAccountIds(
+      this.deps.db,
+      rules,
+      async (handle) => (await this.deps.network.authorByHandle(handle))?.networkUserId ?? null,
+    );
+    for (const handle of unresolved)
+      this.deps.log.warn({ handle }, 'stream: an official account handle does not resolve');
     this.officials = { version, ids };
     return ids;
   }

@@ -48,4 +48,19 @@ describe('GetReferredForm (SPEC §5 disabled rules)', () => {
       true,
     );
   });
+
+  it("shows an example handle the network can have (the network adapter's)", () => {
+    render(
+      <GetReferredForm
+        connected
+        referredBy={notReferred}
+        phase="idle"
+        onApply={vi.fn()}
+        exampleHandle="mana-fan.bsky.social"
+      />,
+    );
+    expect(screen.getByLabelText('Get referred').getAttribute('placeholder')).toBe(
+      "Referrer's handle, e.g. @mana-fan.bsky.social",
+    );
+  });
 });

@@ -8,6 +8,8 @@ type GetReferredFormProps = {
   onApply: (input: string) => void;
   /** The id of the apply error while one shows: the input is then invalid and described by it. */
   errorId?: string | undefined;
+  /** A handle the deployment's network can have, for the placeholder (the network adapter's). */
+  exampleHandle?: string;
 };
 
 function buttonText(referredBy: GetReferredFormProps['referredBy'], phase: ApplyPhase): string {
@@ -19,7 +21,14 @@ function buttonText(referredBy: GetReferredFormProps['referredBy'], phase: Apply
  * Get Referred (SPEC §2, §5): the input is disabled when not connected; Apply is disabled when not connected,
  * while applying, or once referred, when it reads "Referred by {handle}".
  */
-export function GetReferredForm({ connected, referredBy, phase, onApply, errorId }: GetReferredFormProps) {
+export function GetReferredForm({
+  connected,
+  referredBy,
+  phase,
+  onApply,
+  errorId,
+  exampleHandle = 'mana_fan',
+}: GetReferredFormProps) {
   const [value, setValue] = useState('');
   const inputId = useId();
   return (
@@ -44,7 +53,7 @@ export function GetReferredForm({ connected, referredBy, phase, onApply, errorId
           disabled={!connected}
           aria-invalid={errorId ? true : undefined}
           aria-describedby={errorId}
-          placeholder="Referrer's handle, e.g. @mana_fan"
+          placeholder={`Referrer's handle, e.g. @${exampleHandle}`}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}

@@ -1,7 +1,9 @@
 import { displayHandle } from '@manaboard/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId } from 'react';
 import { userMessageFor } from '../../../lib/api-error';
+import { publicConfigQueryOptions } from '../../../lib/public-config';
+import { networkWeb } from '../../../networks/networks';
 import { accountKeys } from '../../account/api/get-account';
 import { useUnlink } from '../../account/api/unlink';
 import { AccountAvatar } from '../../account/components/account-avatar';
@@ -29,6 +31,7 @@ type LinkedCardProps = { handle: string; avatarUrl: string | null };
  */
 export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
   const client = useQueryClient();
+  const network = networkWeb(useQuery(publicConfigQueryOptions()).data?.data.socialNetwork);
   const link = useReferralLink(handle);
   const status = useReferralStatus(handle);
   const clipboard = useCopyToClipboard();
@@ -98,6 +101,7 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
               phase={apply.phase}
               onApply={apply.submit}
               errorId={applyError ? applyMessageId : undefined}
+              exampleHandle={network.exampleHandle}
             />
             <CardMessages
               apply={
