@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getPendingReferrer, savePendingReferrer } from '../../features/referrals/pending-referrer';
+import { getPendingReferrer, savePendingReferrer } from '../../lib/pending-referrer';
 import { getBrowserId } from '../../lib/browser-id';
 import { fail, fakeReferralService, ok, requestsTo, type FakeRoute } from '../../test/fake-referral-service';
 import { renderWithProviders } from '../../test/render-with-providers';

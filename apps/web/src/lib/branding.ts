@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { brandingResponseSchema, type Branding } from '@manaboard/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from './api-client';
 
 /** Query keys of the branding feature. */
 export const brandingKeys = {

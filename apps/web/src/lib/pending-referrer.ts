@@ -1,7 +1,7 @@
 import { HANDLE_PATTERN, normaliseHandle } from '@manaboard/contract';
 import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS } from '../../config/constants';
-import { browserStorage } from '../../lib/browser-storage';
+import { STORAGE_KEYS } from '../config/constants';
+import { browserStorage } from './browser-storage';
 
 // Same-tab writes do not fire `storage`, so the store tells its own subscribers.
 const listeners = new Set<() => void>();

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { accountKeys } from '../api/get-account';
+import { accountKeys } from './account';
 
 /**
  * SPEC §4: the account is re-checked on storage events (another tab linked or unlinked) and on window focus;

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { programmeResponseSchema } from '@manaboard/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from './api-client';
 
 /** Query keys of the programme rules. */
 export const programmeKeys = {

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../config/constants';
+import { STORAGE_KEYS } from '../config/constants';
 import {
   clearPendingReferrer,
   getPendingReferrer,

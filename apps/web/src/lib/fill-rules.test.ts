@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillRules, ruleValues } from './fill-rules';
-import { demoBranding, testProgramme } from './testing/demo-branding';
+import { demoBranding, testProgramme } from '../test/demo-branding';
 
 describe('fillRules', () => {
   const values = ruleValues(testProgramme, demoBranding);

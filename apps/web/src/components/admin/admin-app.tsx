@@ -1,10 +1,15 @@
 import { QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router';
-import { isSessionEnded } from '../../../lib/admin-api';
-import { createQueryClient } from '../../../lib/query-client';
-import { ApiError } from '../../../lib/api-error';
-import { adminSessionKeys, adminSessionQueryOptions, signInErrorOf, signOutAdmin } from '../api/session';
+import { isSessionEnded } from '../../lib/admin-api';
+import { createQueryClient } from '../../lib/query-client';
+import { ApiError } from '../../lib/api-error';
+import {
+  adminSessionKeys,
+  adminSessionQueryOptions,
+  signInErrorOf,
+  signOutAdmin,
+} from '../../lib/admin-session';
 import { AdminShell, type AdminSectionEntry } from './admin-shell';
 import { SignInScreen } from './sign-in-screen';
 

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MainPage } from '../../app/routes/main-page';
-import { savePendingReferrer } from '../../features/referrals/pending-referrer';
+import { MainPage } from './main-page';
+import { savePendingReferrer } from '../../lib/pending-referrer';
 import { fail, fakeReferralService, ok, requestsTo, type FakeRoute } from '../../test/fake-referral-service';
 import { renderWithProviders } from '../../test/render-with-providers';
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { dailyLimitResponseSchema, dailyLimitUserResponseSchema } from '@manaboard/contract';
 import { apiRequest } from '../../../lib/api-client';
-import { leaderboardKeys } from './leaderboard-keys';
+import { leaderboardKeys } from '../../../lib/leaderboard-keys';
 
 /** `GET /api/daily-post-limit` → `config.dailyLimit`. */
 export async function getDailyLimit(signal?: AbortSignal): Promise<number> {

@@ -1,8 +1,34 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { normaliseHandle, type ManaAuthor } from '@manaboard/contract';
-import { OWN_STATS_SEARCH_LIMIT } from '../../../config/constants';
-import { getAuthors } from './get-authors';
-import { leaderboardKeys } from './leaderboard-keys';
+import { manaResponseSchema, normaliseHandle, type ManaAuthor, type ManaResponse } from '@manaboard/contract';
+import { OWN_STATS_SEARCH_LIMIT } from '../config/constants';
+import { apiRequest } from './api-client';
+import { leaderboardKeys, type BoardFilter } from './leaderboard-keys';
+
+type AuthorsPage = ManaResponse['data'];
+
+/**
+ * `GET /api/mana` (SPEC §7): `limit`, optional `search`, `weekly=true` on the weekly view, and `offset` for
+ * "Show more" — ranks stay global because the server ranks the whole period.
+ */
+export async function getAuthors(
+  params: BoardFilter & { limit: number; offset: number },
+  signal?: AbortSignal,
+  revalidate = false,
+): Promise<AuthorsPage> {
+  const { data } = await apiRequest('/api/mana', {
+    schema: manaResponseSchema,
+    anonymous: true,
+    query: {
+      limit: params.limit,
+      offset: params.offset || undefined,
+      search: params.search || undefined,
+      weekly: params.weekly ? true : undefined,
+    },
+    ...(signal ? { signal } : {}),
+    ...(revalidate ? { revalidate } : {}),
+  });
+  return data;
+}
 
 /**
  * A member's own row (SPEC §7): `GET /api/mana?search={handle without @}&limit=10`, the first author. The

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { networkWeb } from '../../../networks/networks';
-import { publicConfigQueryOptions } from '../../../lib/public-config';
-import { startAdminSignIn } from '../api/session';
+import { networkWeb } from '../../networks/networks';
+import { publicConfigQueryOptions } from '../../lib/public-config';
+import { startAdminSignIn } from '../../lib/admin-session';
 
 /**
  * The console's sign-in: through the programme's network (a button, or a handle first where the network needs

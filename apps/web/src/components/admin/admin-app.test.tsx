@@ -1,15 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import * as z from 'zod/mini';
-import { adminRequest } from '../../../lib/admin-api';
+import { adminRequest } from '../../lib/admin-api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../test/render-with-providers';
-import {
-  adminSessionAnswer,
-  fakeReferralService,
-  json,
-  requestsTo,
-} from '../../../test/fake-referral-service';
+import { renderWithProviders } from '../../test/render-with-providers';
+import { adminSessionAnswer, fakeReferralService, json, requestsTo } from '../../test/fake-referral-service';
 import { Route, Routes } from 'react-router';
 import { AdminApp } from './admin-app';
 import type { AdminSectionEntry } from './admin-shell';

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { accountResponseSchema, type AccountInfo } from '@manaboard/contract';
-import { ACCOUNT_RECHECK_MS } from '../../../config/constants';
-import { apiRequest } from '../../../lib/api-client';
-import { ApiError } from '../../../lib/api-error';
-import { storedBrowserId } from '../../../lib/browser-id';
-import { withRetry } from '../../../lib/retry';
+import { ACCOUNT_RECHECK_MS } from '../config/constants';
+import { apiRequest } from './api-client';
+import { ApiError } from './api-error';
+import { storedBrowserId } from './browser-id';
+import { withRetry } from './retry';
 
 /** Query keys of the account feature. */
 export const accountKeys = {

@@ -4,8 +4,8 @@ import {
   adminSignInStartResponseSchema,
   type AdminSignInError,
 } from '@manaboard/contract/admin';
-import { adminRequest, failureOf, fetchAdminSession, setAdminCsrfToken } from '../../../lib/admin-api';
-import { ApiError } from '../../../lib/api-error';
+import { adminRequest, failureOf, fetchAdminSession, setAdminCsrfToken } from './admin-api';
+import { ApiError } from './api-error';
 
 export const adminSessionKeys = { session: ['admin', 'session'] as const };
 

@@ -1,10 +1,10 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getBrowserId } from '../../../lib/browser-id';
-import { fail, fakeReferralService, networkDown, ok, requestsTo } from '../../../test/fake-referral-service';
-import { providersFor } from '../../../test/render-with-providers';
-import { useAccountRechecks } from '../hooks/use-account-rechecks';
-import { useAccount } from './get-account';
+import { getBrowserId } from './browser-id';
+import { fail, fakeReferralService, networkDown, ok, requestsTo } from '../test/fake-referral-service';
+import { providersFor } from '../test/render-with-providers';
+import { useAccountRechecks } from './use-account-rechecks';
+import { useAccount } from './account';
 
 const alice = { connected: true, handle: 'alice', avatarUrl: 'https://pbs.example/alice.png' };
 

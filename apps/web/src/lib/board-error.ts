@@ -1,4 +1,4 @@
-import { ApiError, UNEXPECTED_RESPONSE_MESSAGE } from '../../../lib/api-error';
+import { ApiError, UNEXPECTED_RESPONSE_MESSAGE } from './api-error';
 
 /** What the panel failed to load: its fallback text names it (SPEC §8). */
 export type BoardResource = 'authors' | 'posts' | 'breakdown';

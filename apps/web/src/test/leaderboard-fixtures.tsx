@@ -1,7 +1,7 @@
 import type { ManaAuthor, TrackedPost } from '@manaboard/contract';
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
-import { fakeReferralService, ok, type FakeRoute } from '../../../test/fake-referral-service';
+import { fakeReferralService, ok, type FakeRoute } from './fake-referral-service';
 
 /** A community-API success body. */
 export const community = (body: unknown, status = 200) =>

@@ -1,5 +1,5 @@
 import { brandingSchema, type Branding, type ProgrammeResponse } from '@manaboard/contract';
-import shipped from '../../../../../server/content/branding.json';
+import shipped from '../../../server/content/branding.json';
 
 /** The shipped demo branding, parsed as the server serves it (tests only). */
 export const demoBranding: Branding = brandingSchema.parse(shipped);
