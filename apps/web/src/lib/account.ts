@@ -6,7 +6,7 @@ import { ApiError } from './api-error';
 import { storedBrowserId } from './browser-id';
 import { withRetry } from './retry';
 
-/** Query keys of the account feature. */
+/** Query keys of the browser's account, which the card, the header, the leaderboard and the first screen read. */
 export const accountKeys = {
   all: ['account'] as const,
   me: () => [...accountKeys.all, 'me'] as const,

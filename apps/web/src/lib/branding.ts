@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { brandingResponseSchema, type Branding } from '@manaboard/contract';
 import { apiRequest } from './api-client';
 
-/** Query keys of the branding feature. */
+/** Query keys of the branding (shared: every page and modal reads it). */
 export const brandingKeys = {
   all: ['branding'] as const,
 };

@@ -2,8 +2,9 @@
 export type BoardFilter = { weekly: boolean; search: string };
 
 /**
- * Query keys of the leaderboard feature (TkDodo's key factories): everything under `all`, so a refresh can
- * drop the lot; pages and posts keyed by period and search; a member's own stats by handle (lower-cased).
+ * Query keys of the board's reads, shared by the leaderboard and the card (TkDodo's key factories): everything
+ * under `all`, so a refresh can drop the lot; pages and posts keyed by period and search; a member's own stats
+ * by handle (lower-cased).
  */
 export const leaderboardKeys = {
   all: ['leaderboard'] as const,

@@ -1,5 +1,5 @@
 /**
- * Query keys of the referrals feature. Every answer belongs to one member, so the keys carry the account's
+ * Query keys of the referral reads. Every answer belongs to one member, so the keys carry the account's
  * handle (lower-cased, as handles compare): after a relink to another account, in this tab or another, the
  * card asks again instead of showing the new handle with the old link or status for 5 minutes.
  */
