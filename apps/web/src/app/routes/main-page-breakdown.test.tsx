@@ -44,5 +44,6 @@ describe('MainPage: the Mana breakdown', () => {
     expect(await within(dialog).findByTestId('breakdown-total', {}, { timeout: 5000 })).toBeTruthy();
     expect(within(dialog).getByTestId('breakdown-total').textContent).toBe('99,000');
     expect(requestsTo(fetchMock, 'GET /api/mana/1001/breakdown')).toHaveLength(1);
-  });
+    // Three waits of up to 5 s each: the page, then the dialog's chunk, load for real on a busy machine.
+  }, 20_000);
 });
