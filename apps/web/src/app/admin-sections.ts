@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { AdminSectionEntry } from '../features/admin-core/components/admin-shell';
+import type { AdminSectionEntry } from '../components/admin/admin-shell';
 
 /**
  * The console's sections, in navigation order: one line each (path under /admin, name, lazily loaded screen).

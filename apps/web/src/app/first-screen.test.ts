@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { accountKeys } from '../features/account/api/get-account';
-import { brandingQueryOptions } from '../features/branding/api/get-branding';
-import { brandingRoutes, testProgramme } from '../features/branding/testing/demo-branding';
-import { programmeQueryOptions } from '../features/how-to-earn/api/get-programme';
+import { accountKeys } from '../lib/account';
+import { brandingQueryOptions } from '../lib/branding';
+import { brandingRoutes, testProgramme } from '../test/demo-branding';
+import { programmeQueryOptions } from '../lib/programme';
 import { authorsQueryOptions } from '../features/leaderboard/api/get-authors';
-import { community } from '../features/leaderboard/components/leaderboard.test-support';
+import { community } from '../test/leaderboard-fixtures';
 import { getBrowserId } from '../lib/browser-id';
 import { createQueryClient } from '../lib/query-client';
 import { publicConfigKeys } from '../lib/public-config';

@@ -1,9 +1,9 @@
 import type { AccountInfo } from '@manaboard/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { FIRST_SCREEN_WAIT_MS } from '../config/constants';
-import { accountKeys, accountQueryOptions, isConnected } from '../features/account/api/get-account';
-import { brandingQueryOptions } from '../features/branding/api/get-branding';
-import { programmeQueryOptions } from '../features/how-to-earn/api/get-programme';
+import { accountKeys, accountQueryOptions, isConnected } from '../lib/account';
+import { brandingQueryOptions } from '../lib/branding';
+import { programmeQueryOptions } from '../lib/programme';
 import { authorsQueryOptions } from '../features/leaderboard/api/get-authors';
 import { preloadLinkedCard } from '../features/mana-card/components/lazy-linked-card';
 import { preloadVideoFacade } from '../features/video/components/lazy-video-facade';

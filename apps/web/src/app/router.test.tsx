@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { brandingRoutes } from '../features/branding/testing/demo-branding';
+import { brandingRoutes } from '../test/demo-branding';
 import { getBrowserId } from '../lib/browser-id';
 import { fakeReferralService } from '../test/fake-referral-service';
 import { renderWithProviders } from '../test/render-with-providers';

@@ -1,17 +1,7 @@
 import type { SocialNetworkName } from '@manaboard/contract';
 import type { ComponentType } from 'react';
 import { BlueskyHandleForm } from './bluesky/bluesky-handle-form';
-
-/** What a network's handle form gets from the card: send the handle, go back, and the last failure to announce. */
-export type HandleFormProps = {
-  onSubmit: (handle: string) => void;
-  onCancel: () => void;
-  /** The message of the last failed start (shown and announced), or null. */
-  error: string | null;
-  busy: boolean;
-  /** 'link' (the member card, default) or 'signIn' (the operator console): the words change, nothing else. */
-  purpose?: 'link' | 'signIn';
-};
+import type { HandleFormProps } from './handle-form-props';
 
 export type NetworkWeb = {
   label: string;

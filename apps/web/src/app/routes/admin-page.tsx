@@ -1,4 +1,4 @@
-import { AdminApp } from '../../features/admin-core/components/admin-app';
+import { AdminApp } from '../../components/admin/admin-app';
 import { adminSections } from '../admin-sections';
 
 /** `/admin/*`: the operator console, a chunk of its own (router.tsx loads it lazily). */

@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { AUTH_RETURN_REDIRECT_MS } from '../../config/constants';
-import { accountKeys, getAccount } from '../../features/account/api/get-account';
+import { accountKeys, getAccount } from '../../lib/account';
 import { pollForConnection } from '../../features/account/poll-connection';
-import { getReferralStatus } from '../../features/referrals/api/get-referral-status';
-import { referralKeys } from '../../features/referrals/api/referral-keys';
+import { getReferralStatus } from '../../features/mana-card/api/get-referral-status';
+import { referralKeys } from '../../features/mana-card/api/referral-keys';
 import { storedBrowserId } from '../../lib/browser-id';
 import { sleep } from '../../lib/sleep';
 

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { brandingRoutes, demoBranding } from '../../features/branding/testing/demo-branding';
+import { brandingRoutes, demoBranding } from '../../test/demo-branding';
 import { fakeReferralService } from '../../test/fake-referral-service';
-import { stubWidth } from '../../features/leaderboard/components/leaderboard.test-support';
+import { stubWidth } from '../../test/leaderboard-fixtures';
 import { renderWithProviders } from '../../test/render-with-providers';
 import { MainPage } from './main-page';
 

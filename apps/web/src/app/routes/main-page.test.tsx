@@ -1,50 +1,11 @@
 import { errorMessages } from '@manaboard/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getPendingReferrer, savePendingReferrer } from '../../features/referrals/pending-referrer';
+import { getPendingReferrer, savePendingReferrer } from '../../lib/pending-referrer';
 import { getBrowserId } from '../../lib/browser-id';
-import { fail, fakeReferralService, ok, requestsTo, type FakeRoute } from '../../test/fake-referral-service';
-import { renderWithProviders } from '../../test/render-with-providers';
-import { MainPage } from './main-page';
-
-const authorizeUrl = 'http://localhost:3000/x-sim/i/oauth2/authorize?state=s';
-
-function serve(routes: Record<string, FakeRoute | FakeRoute[]> = {}) {
-  return fakeReferralService({
-    'GET /api/public/announcements': new Response(
-      JSON.stringify({ success: true, announcements: [], page: 1, limit: 50, total: 0 }),
-    ),
-    'POST /auth/twitter/start': ok({ authorizeUrl }),
-    ...routes,
-  });
-}
-
-function LocationProbe() {
-  const location = useLocation();
-  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
-}
-
-const page = (path: string) =>
-  renderWithProviders(
-    <>
-      <Routes>
-        <Route path="/" element={<MainPage />} />
-        <Route path="/r/:handle" element={<MainPage />} />
-      </Routes>
-      <LocationProbe />
-    </>,
-    path,
-  );
-
-const earnMoreMana = () => screen.getByRole('button', { name: /Earn more Mana/i });
-
-function stubAssign() {
-  const assign = vi.fn();
-  vi.stubGlobal('location', { ...window.location, assign, origin: 'http://localhost:3000' });
-  return assign;
-}
+import { fail, ok, requestsTo } from '../../test/fake-referral-service';
+import { authorizeUrl, earnMoreMana, page, serve, stubAssign } from './main-page.test-support';
 
 afterEach(() => localStorage.clear());
 
@@ -164,80 +125,6 @@ describe('MainPage', () => {
     );
     expect(assign).not.toHaveBeenCalled();
     await waitFor(() => expect((earnMoreMana() as HTMLButtonElement).disabled).toBe(false));
-  });
-
-  it('remembers /r/@someone as the pending referrer and sends it as referrerSlug', async () => {
-    const assign = stubAssign();
-    const fetchMock = serve();
-    page('/r/@someone');
-    expect(await screen.findByRole('button', { name: /Referred by someone/ })).toBeTruthy();
-    expect(getPendingReferrer()).toBe('someone');
-    fireEvent.click(earnMoreMana());
-    await waitFor(() => expect(assign).toHaveBeenCalled());
-    expect(requestsTo(fetchMock, 'POST /auth/twitter/start')[0]?.body).toEqual({
-      redirectAfter: 'http://localhost:3000/auth/callback',
-      referrerSlug: 'someone',
-    });
-  });
-
-  it.each(['not a handle', '<b>junk</b>', 'sixteen_chars_xx'])(
-    'ignores /r/%s: no pending referrer, no "Referred by"',
-    async (junk) => {
-      serve();
-      page(`/r/${encodeURIComponent(junk)}`);
-      await screen.findByRole('button', { name: /Earn more Mana/i });
-      expect(getPendingReferrer()).toBeNull();
-      expect(screen.queryByRole('button', { name: /Referred by/ })).toBeNull();
-    },
-  );
-
-  it('"Referred by {handle}" cancels the referral and returns to /', async () => {
-    serve();
-    page('/r/someone');
-    fireEvent.click(await screen.findByRole('button', { name: /Referred by someone/ }));
-    expect(screen.getByTestId('location').textContent).toBe('/');
-    expect(getPendingReferrer()).toBeNull();
-    expect(screen.queryByRole('button', { name: /Referred by/ })).toBeNull();
-  });
-
-  it('on referral_applied=true clears the pending referrer, cleans the URL and shows the banner for 5 s', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    serve();
-    savePendingReferrer('someone');
-    page('/?referral_applied=true&referrer_handle=someone');
-    expect((await screen.findByText(/Referral applied!/)).textContent).toBe(
-      'Referral applied! You were referred by @someone.',
-    );
-    expect(screen.getByTestId('location').textContent).toBe('/');
-    expect(getPendingReferrer()).toBeNull();
-    await act(() => vi.advanceTimersByTimeAsync(5000));
-    expect(screen.queryByText(/Referral applied!/)).toBeNull();
-  });
-
-  it('on referral_error shows the catalogue message for 5 s, cleans the URL and drops the pending referrer', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    serve();
-    savePendingReferrer('someone');
-    page('/?referral_error=REQUIRES_VERIFICATION');
-    const notice = await screen.findByText(/referral was not applied/);
-    expect(notice.textContent).toContain(errorMessages.REQUIRES_VERIFICATION);
-    // One live region: the notice sits in it and is not a region of its own.
-    expect(notice.getAttribute('role')).toBeNull();
-    expect(notice.parentElement?.getAttribute('aria-live')).toBe('polite');
-    expect(screen.getByTestId('location').textContent).toBe('/');
-    expect(getPendingReferrer()).toBeNull();
-    await act(() => vi.advanceTimersByTimeAsync(4900));
-    expect(screen.queryByText(/referral was not applied/)).not.toBeNull();
-    await act(() => vi.advanceTimersByTimeAsync(100));
-    expect(screen.queryByText(/referral was not applied/)).toBeNull();
-  });
-
-  it('shows the UNKNOWN_ERROR text for a referral_error outside the catalogue', async () => {
-    serve();
-    page('/?referral_error=SOMETHING_NEW');
-    const notice = await screen.findByText(/referral was not applied/);
-    expect(notice.textContent).toContain(errorMessages.UNKNOWN_ERROR);
-    expect(screen.getByTestId('location').textContent).toBe('/');
   });
 
   it('once connected: clears the pending referrer, shows the linked card and the handle in the header', async () => {

@@ -2,10 +2,11 @@ import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { DemoBadge } from '../../components/layout/demo-badge';
 import { PageFooter } from '../../components/layout/page-footer';
-import { useAccount } from '../../features/account/api/get-account';
+import { useAccount } from '../../lib/account';
 import { HeaderAccount } from '../../features/account/components/header-account';
-import { useAccountRechecks } from '../../features/account/hooks/use-account-rechecks';
-import { useBranding } from '../../features/branding/api/get-branding';
+import { useAccountRechecks } from '../../lib/use-account-rechecks';
+import { useBranding } from '../../lib/branding';
+import { useBreakdownDialog } from '../../features/breakdown/components/use-breakdown-dialog';
 import { LeaderboardPanel } from '../../features/leaderboard/components/leaderboard-panel';
 import { ManaCard } from '../../features/mana-card/components/mana-card';
 import { ReferralNoticeBanner } from '../../features/mana-card/components/referral-notice-banner';
@@ -35,6 +36,8 @@ export function MainPage() {
   const { link, linking, handleForm } = useLinkAccount();
   const video = branding?.video ?? null;
   const wide = useMediaQuery(XL_UP);
+  // One breakdown dialog for the page: the card's total and the leaderboard's figures both open it.
+  const breakdown = useBreakdownDialog();
 
   return (
     <div className="flex min-h-screen flex-col">
@@ -68,12 +71,19 @@ export function MainPage() {
             </Suspense>
           )}
           <div className="mx-auto w-full max-w-md xl:max-w-none">
-            <ManaCard account={account} onLink={link} linking={linking} handleForm={handleForm} />
+            <ManaCard
+              account={account}
+              onLink={link}
+              linking={linking}
+              handleForm={handleForm}
+              breakdown={breakdown.opener}
+            />
           </div>
         </div>
-        <LeaderboardPanel />
+        <LeaderboardPanel breakdown={breakdown.opener} />
       </main>
       <PageFooter brand={branding} />
+      {breakdown.dialog}
       {/* One boundary per modal: a modal whose chunk is loading never hides another one. */}
       {modals.updates.hasOpened ? (
         <Suspense fallback={null}>

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { HandleFormProps } from '../networks';
+import type { HandleFormProps } from '../handle-form-props';
 
 /**
  * Bluesky sign-in starts from the member's handle (it names their server): a labelled input and a submit button

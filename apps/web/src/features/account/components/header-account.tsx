@@ -1,6 +1,6 @@
 import { displayHandle } from '@manaboard/contract';
-import type { AccountState } from '../api/get-account';
-import { AccountAvatar } from './account-avatar';
+import type { AccountState } from '../../../lib/account';
+import { AccountAvatar } from '../../../components/ui/account-avatar';
 
 type HeaderAccountProps = { account: AccountState; onLink: () => void; linking: boolean };
 

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { FairnessFlag } from '@manaboard/contract/admin';
-import { AdminApp } from '../../admin-core/components/admin-app';
+import { AdminApp } from '../../../components/admin/admin-app';
 import {
   adminSessionAnswer,
   fakeReferralService,

@@ -1,12 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render-with-providers';
-import {
-  community,
-  queriesTo,
-  serveBoard,
-  settle,
-} from '../../leaderboard/components/leaderboard.test-support';
+import { community, queriesTo, serveBoard, settle } from '../../../test/leaderboard-fixtures';
 import { BreakdownDialog } from './breakdown-dialog';
 
 const postLine = (id: string, overrides: Record<string, unknown> = {}) => ({

@@ -1,9 +1,9 @@
 import { displayHandle } from '@manaboard/contract';
 import { Modal } from '../../../components/ui/modal';
-import { leaderboardErrorText } from '../../leaderboard/lib/leaderboard-error';
-import { formatMana } from '../../leaderboard/lib/format';
+import { leaderboardErrorText } from '../../../lib/board-error';
+import { formatMana } from '../../../lib/format-mana';
 import { useBreakdown } from '../api/get-breakdown';
-import type { BreakdownTarget } from '../breakdown-target';
+import type { BreakdownTarget } from '../../../lib/breakdown-target';
 import { BreakdownLines } from './breakdown-lines';
 
 type BreakdownDialogProps = { target: BreakdownTarget; open: boolean; onClose: () => void };

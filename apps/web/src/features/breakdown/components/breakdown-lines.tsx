@@ -1,5 +1,5 @@
 import type { BreakdownLine, BreakdownResponse } from '@manaboard/contract';
-import { formatCount, formatMana } from '../../leaderboard/lib/format';
+import { formatCount, formatMana } from '../../../lib/format-mana';
 import { InteractionDetail, PostDetail, ReferralDetail } from './line-details';
 
 type Data = BreakdownResponse['data'];

@@ -1,6 +1,6 @@
 import type { BreakdownLine, PostWeights } from '@manaboard/contract';
 import { displayHandle } from '@manaboard/contract';
-import { formatCount, formatDateTime } from '../../leaderboard/lib/format';
+import { formatCount, formatDateTime } from '../../../lib/format-mana';
 
 type PostLine = Extract<BreakdownLine, { type: 'post' }>;
 type ReferralLine = Extract<BreakdownLine, { type: 'referral' }>;

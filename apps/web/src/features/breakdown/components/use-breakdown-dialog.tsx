@@ -1,5 +1,5 @@
-import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
-import type { BreakdownTarget } from '../breakdown-target';
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { BreakdownOpener, BreakdownTarget } from '../../../lib/breakdown-target';
 
 // The dialog is its own chunk: the first visit never loads it; the first click on a Mana figure does.
 const loadDialog = () => import('./breakdown-dialog');
@@ -11,10 +11,10 @@ export function preloadBreakdownDialog(): void {
 }
 
 /**
- * Opens the Mana breakdown of any author from wherever a figure is shown: returns `open(target)` and the
- * dialog element to render (nothing until first opened).
+ * The page's one Mana breakdown dialog: returns the opener to hand to whatever shows a figure (the leaderboard,
+ * the card) and the dialog element to render (nothing until first opened).
  */
-export function useBreakdownDialog(): { open: (target: BreakdownTarget) => void; dialog: ReactNode } {
+export function useBreakdownDialog(): { opener: BreakdownOpener; dialog: ReactNode } {
   const [target, setTarget] = useState<BreakdownTarget | null>(null);
   const [isOpen, setOpen] = useState(false);
   const open = useCallback((next: BreakdownTarget) => {
@@ -22,10 +22,11 @@ export function useBreakdownDialog(): { open: (target: BreakdownTarget) => void;
     setOpen(true);
   }, []);
   const close = useCallback(() => setOpen(false), []);
+  const opener = useMemo<BreakdownOpener>(() => ({ open, preload: preloadBreakdownDialog }), [open]);
   const dialog = target ? (
     <Suspense fallback={null}>
       <BreakdownDialog target={target} open={isOpen} onClose={close} />
     </Suspense>
   ) : null;
-  return { open, dialog };
+  return { opener, dialog };
 }

@@ -1,6 +1,6 @@
 import { Modal } from '../../../components/ui/modal';
 import { PagedSteps } from '../../../components/ui/paged-steps';
-import { useBranding } from '../../branding/api/get-branding';
+import { useBranding } from '../../../lib/branding';
 
 type Props = { open: boolean; onClose: () => void };
 

@@ -1,8 +1,8 @@
 import { Modal } from '../../../components/ui/modal';
 import { PagedSteps } from '../../../components/ui/paged-steps';
-import { useBranding } from '../../branding/api/get-branding';
-import { fillRules, ruleValues } from '../../branding/fill-rules';
-import { useProgrammeRules } from '../api/get-programme';
+import { useBranding } from '../../../lib/branding';
+import { fillRules, ruleValues } from '../../../lib/fill-rules';
+import { useProgrammeRules } from '../../../lib/programme';
 
 type Props = { open: boolean; onClose: () => void };
 

@@ -1,34 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { manaResponseSchema, type ManaResponse } from '@manaboard/contract';
 import { LEADERBOARD_PAGE_SIZE } from '../../../config/constants';
-import { apiRequest } from '../../../lib/api-client';
-import { leaderboardKeys, type BoardFilter } from './leaderboard-keys';
-
-type AuthorsPage = ManaResponse['data'];
-
-/**
- * `GET /api/mana` (SPEC §7): `limit`, optional `search`, `weekly=true` on the weekly view, and `offset` for
- * "Show more" — ranks stay global because the server ranks the whole period.
- */
-export async function getAuthors(
-  params: BoardFilter & { limit: number; offset: number },
-  signal?: AbortSignal,
-  revalidate = false,
-): Promise<AuthorsPage> {
-  const { data } = await apiRequest('/api/mana', {
-    schema: manaResponseSchema,
-    anonymous: true,
-    query: {
-      limit: params.limit,
-      offset: params.offset || undefined,
-      search: params.search || undefined,
-      weekly: params.weekly ? true : undefined,
-    },
-    ...(signal ? { signal } : {}),
-    ...(revalidate ? { revalidate } : {}),
-  });
-  return data;
-}
+import { getAuthors } from '../../../lib/mana-authors';
+import { leaderboardKeys, type BoardFilter } from '../../../lib/leaderboard-keys';
 
 export const authorsQueryOptions = (filter: BoardFilter) =>
   infiniteQueryOptions({

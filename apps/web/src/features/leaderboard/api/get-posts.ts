@@ -3,7 +3,7 @@ import { postsResponseSchema, type TrackedPost } from '@manaboard/contract';
 import { LEADERBOARD_PAGE_SIZE } from '../../../config/constants';
 import { apiRequest } from '../../../lib/api-client';
 import { filterPosts } from '../lib/filter-posts';
-import { leaderboardKeys, type BoardFilter } from './leaderboard-keys';
+import { leaderboardKeys, type BoardFilter } from '../../../lib/leaderboard-keys';
 
 /** `GET /api/posts` (SPEC §7) with the same query as the ranks; the answer filtered and cut per SPEC §5. */
 export async function getPosts(filter: BoardFilter, signal?: AbortSignal): Promise<TrackedPost[]> {

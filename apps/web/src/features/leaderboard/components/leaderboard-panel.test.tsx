@@ -2,6 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getBrowserId } from '../../../lib/browser-id';
 import { ok } from '../../../test/fake-referral-service';
+import { noBreakdown } from '../../../test/no-breakdown';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { LeaderboardPanel } from './leaderboard-panel';
 import {
@@ -12,7 +13,7 @@ import {
   serveBoard,
   settle,
   stubWidth,
-} from './leaderboard.test-support';
+} from '../../../test/leaderboard-fixtures';
 
 const rows = () => screen.getAllByTestId('rank-row');
 const rankOf = (row: Element | undefined) => row?.querySelector('[data-rank]');
@@ -27,7 +28,7 @@ afterEach(() => localStorage.clear());
 describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
   it('shows the spinner image while loading, then 20 rows with global ranks, colours and rounded Mana', async () => {
     const fetchMock = serveBoard();
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     const spinner = screen.getByRole('status');
     expect(within(spinner).getByRole('img').getAttribute('src')).toBe('/spinner-mana.svg');
     await settle();
@@ -56,14 +57,14 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
     serveBoard({
       'GET /api/mana': manaRoute(1, () => []),
     });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     expect(screen.getByTestId('author-letter')).toBeTruthy();
   });
 
   it('"Show more" asks for the next 20 with offset and keeps the global ranks, until all are shown', async () => {
     const fetchMock = serveBoard();
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
     await settle();
@@ -81,7 +82,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
     const fetchMock = serveBoard({
       'GET /api/mana': manaRoute(45, (s) => (s === 'rune' ? [author(7, { authorName: 'rune' })] : [])),
     });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     for (const text of [' ', ' @', ' @r', ' @ru', ' @run', ' @rune ']) {
       fireEvent.change(search(), { target: { value: text } });
@@ -100,7 +101,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
 
   it('clears the search at once with the clear button, back to the full board', async () => {
     serveBoard();
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     expect(screen.queryByRole('button', { name: 'Clear search' })).toBeNull();
     fireEvent.change(search(), { target: { value: 'nobody' } });
@@ -115,14 +116,14 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
 
   it('says "No authors available" when the board is empty', async () => {
     serveBoard({ 'GET /api/mana': manaRoute(0) });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     expect(screen.getByText('No authors available')).toBeTruthy();
   });
 
   it('toggles the period: weekly sends weekly=true; labelled This Week from 768 px, Weekly below', async () => {
     const fetchMock = serveBoard();
-    const view = renderWithProviders(<LeaderboardPanel />);
+    const view = renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     const allTime = screen.getByRole('button', { name: 'All Time' });
     expect(allTime.getAttribute('aria-pressed')).toBe('true');
@@ -132,7 +133,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
     expect(screen.getByRole('button', { name: 'This Week' }).getAttribute('aria-pressed')).toBe('true');
     view.unmount();
     stubWidth(767);
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     expect(screen.getByRole('button', { name: 'Weekly' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'This Week' })).toBeNull();
@@ -141,7 +142,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
   it('under 640 px shows one column that toggles between Mana and Tracked Post', async () => {
     stubWidth(375);
     serveBoard();
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     const headers = () => screen.getAllByRole('columnheader').map((th) => th.textContent);
     expect(headers()).toEqual(['#', 'User', 'Mana']);
@@ -172,7 +173,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
     ],
   ])('shows an error with %s', async (_name, answer, text) => {
     serveBoard({ 'GET /api/mana': answer });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle(1500);
     expect(screen.getByRole('alert').textContent).toBe(text);
   });
@@ -183,7 +184,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
       'GET /me/account': ok({ connected: true, handle: 'author_33', avatarUrl: null }),
       'GET /api/mana': manaRoute(45, (s) => (s === 'author_33' ? [author(33)] : [])),
     });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     const own = screen.getByTestId('own-row');
     expect(own.closest('tfoot')).not.toBeNull();
@@ -202,7 +203,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
   it('pins nothing for a visitor or a member without a row', async () => {
     getBrowserId();
     serveBoard({ 'GET /me/account': ok({ connected: true, handle: 'newbie', avatarUrl: null }) });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     expect(rows()).toHaveLength(20);
     expect(screen.queryByTestId('own-row')).toBeNull();
@@ -212,7 +213,7 @@ describe('LeaderboardPanel: ranks (SPEC §2, §4, §5)', () => {
     serveBoard({
       'GET /api/mana': [manaRoute(45), new Response('down', { status: 500 })],
     });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
     await settle(1500);
@@ -226,7 +227,7 @@ describe('LeaderboardPanel: tabs', () => {
     // Real timers: the Posts panel is a lazy chunk, loaded by a real dynamic import.
     vi.useRealTimers();
     serveBoard({ 'GET /api/posts': community({ success: true, data: [] }) });
-    renderWithProviders(<LeaderboardPanel />);
+    renderWithProviders(<LeaderboardPanel breakdown={noBreakdown} />);
     await screen.findAllByTestId('rank-row');
     const ranks = screen.getByRole('tab', { name: 'Ranks' });
     const posts = screen.getByRole('tab', { name: 'Posts' });

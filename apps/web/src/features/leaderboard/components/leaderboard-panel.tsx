@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { useBreakdownDialog } from '../../breakdown/components/use-breakdown-dialog';
+import type { BreakdownOpener } from '../../../lib/breakdown-target';
 import { useDebouncedSearch } from '../hooks/use-debounced-search';
 import { BoardSpinner } from './board-status';
 import { LeaderboardSearch } from './leaderboard-search';
@@ -12,13 +12,12 @@ const PostsGrid = lazy(() => import('./posts-grid').then((m) => ({ default: m.Po
 
 /**
  * The Mana Leaderboard panel (SPEC §2, §4): Ranks and Posts tabs, a debounced search with a clear button, the
- * This Week / All Time toggle, and the Mana breakdown behind every figure.
+ * This Week / All Time toggle, and every Mana figure opening its breakdown through `breakdown` (the page's).
  */
-export function LeaderboardPanel() {
+export function LeaderboardPanel({ breakdown }: { breakdown: BreakdownOpener }) {
   const [tab, setTab] = useState<BoardTab>('ranks');
   const [weekly, setWeekly] = useState(false);
   const search = useDebouncedSearch();
-  const breakdown = useBreakdownDialog();
   const filter = { weekly, search: search.search };
 
   return (
@@ -49,7 +48,7 @@ export function LeaderboardPanel() {
             className="mt-5 rounded-2xl outline-none focus-visible:outline-2 focus-visible:outline-mana-soft"
           >
             {panel !== tab ? null : panel === 'ranks' ? (
-              <RanksTable filter={filter} onOpenBreakdown={breakdown.open} />
+              <RanksTable filter={filter} breakdown={breakdown} />
             ) : (
               <Suspense fallback={<BoardSpinner label="Loading posts" />}>
                 <PostsGrid filter={filter} />
@@ -58,7 +57,6 @@ export function LeaderboardPanel() {
           </div>
         ))}
       </div>
-      {breakdown.dialog}
     </section>
   );
 }

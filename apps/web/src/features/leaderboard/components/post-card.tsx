@@ -1,5 +1,5 @@
 import { displayHandle, type TrackedPost } from '@manaboard/contract';
-import { formatCount, formatMana, relativeTime } from '../lib/format';
+import { formatCount, formatMana, relativeTime } from '../../../lib/format-mana';
 import { AuthorAvatar } from './author-avatar';
 
 const counts = [

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { filterPosts } from '../lib/filter-posts';
-import { community, post, queriesTo, serveBoard, settle } from './leaderboard.test-support';
+import { community, post, queriesTo, serveBoard, settle } from '../../../test/leaderboard-fixtures';
 import { PostsGrid } from './posts-grid';
 import { X_WIDGETS_SRC } from '../../../networks/x/x-embed';
 

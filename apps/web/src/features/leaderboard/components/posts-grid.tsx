@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { publicConfigQueryOptions } from '../../../lib/public-config';
 import { postEmbedFor } from '../../../networks/post-embed';
 import { usePosts } from '../api/get-posts';
-import type { BoardFilter } from '../api/leaderboard-keys';
+import type { BoardFilter } from '../../../lib/leaderboard-keys';
 import { statusIdOf } from '../lib/filter-posts';
-import { leaderboardErrorText } from '../lib/leaderboard-error';
+import { leaderboardErrorText } from '../../../lib/board-error';
 import { BoardEmpty, BoardError, BoardSpinner } from './board-status';
 import { PostCard } from './post-card';
 

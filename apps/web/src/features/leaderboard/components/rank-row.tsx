@@ -1,5 +1,5 @@
 import { displayHandle, type ManaAuthor } from '@manaboard/contract';
-import { formatCount, formatMana } from '../lib/format';
+import { formatCount, formatMana } from '../../../lib/format-mana';
 import { AuthorAvatar } from './author-avatar';
 
 /** Rank colours (SPEC §2): 1 gold, 2 grey, 3 orange. */

@@ -1,27 +1,26 @@
 import type { ManaAuthor } from '@manaboard/contract';
 import { useState } from 'react';
-import { useAccount } from '../../account/api/get-account';
-import { preloadBreakdownDialog } from '../../breakdown/components/use-breakdown-dialog';
-import type { BreakdownTarget } from '../../breakdown/breakdown-target';
-import { useAuthorStats } from '../api/get-author-stats';
+import { useAccount } from '../../../lib/account';
+import type { BreakdownOpener } from '../../../lib/breakdown-target';
+import { useAuthorStats } from '../../../lib/mana-authors';
 import { useAuthors } from '../api/get-authors';
-import type { BoardFilter } from '../api/leaderboard-keys';
+import type { BoardFilter } from '../../../lib/leaderboard-keys';
 import { SM_UP, useMediaQuery } from '../../../lib/use-media-query';
-import { leaderboardErrorText } from '../lib/leaderboard-error';
+import { leaderboardErrorText } from '../../../lib/board-error';
 import { BoardEmpty, BoardError, BoardSpinner } from './board-status';
 import { RankRow, type NarrowColumn } from './rank-row';
 
 const columnName: Record<NarrowColumn, string> = { mana: 'Mana', posts: 'Tracked Post' };
 const other = (column: NarrowColumn): NarrowColumn => (column === 'mana' ? 'posts' : 'mana');
 
-type RanksTableProps = { filter: BoardFilter; onOpenBreakdown: (target: BreakdownTarget) => void };
+type RanksTableProps = { filter: BoardFilter; breakdown: BreakdownOpener };
 
 /**
  * The Ranks tab (SPEC §2): #, User, Tracked Post, Mana; under 640 px one column that toggles between Mana and
  * Tracked Post. Pages of 20 with "Show more" (global ranks kept), and a linked member's own row pinned at the
  * bottom with its global rank whenever it is not among the rows shown.
  */
-export function RanksTable({ filter, onOpenBreakdown }: RanksTableProps) {
+export function RanksTable({ filter, breakdown }: RanksTableProps) {
   const wide = useMediaQuery(SM_UP);
   const [narrow, setNarrow] = useState<NarrowColumn>('mana');
   const narrowColumn = wide ? null : narrow;
@@ -38,7 +37,7 @@ export function RanksTable({ filter, onOpenBreakdown }: RanksTableProps) {
   const ownRow = own.data ?? null;
   const ownShown = ownRow !== null && rows.some((row) => row.authorId === ownRow.authorId);
   const open = (author: ManaAuthor) =>
-    onOpenBreakdown({
+    breakdown.open({
       authorId: author.authorId,
       authorName: author.authorName,
       figure: author.totalMana,
@@ -47,7 +46,7 @@ export function RanksTable({ filter, onOpenBreakdown }: RanksTableProps) {
   const headerCell = 'px-2 py-2 text-xs font-bold uppercase tracking-wider text-violet-200/70';
 
   return (
-    <div onPointerOver={preloadBreakdownDialog} onFocus={preloadBreakdownDialog}>
+    <div onPointerOver={breakdown.preload} onFocus={breakdown.preload}>
       <table className="w-full table-fixed border-collapse text-sm">
         <caption className="sr-only">
           Mana Leaderboard, {filter.weekly ? 'this week' : 'all time'}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Modal } from '../../../components/ui/modal';
-import { useBranding } from '../../branding/api/get-branding';
-import { useProgrammeRules } from '../../how-to-earn/api/get-programme';
+import { useBranding } from '../../../lib/branding';
+import { useProgrammeRules } from '../../../lib/programme';
 import { useOwnStats } from '../api/get-own-stats';
 import { builtInMakerUrl } from './built-in-maker-url';
 

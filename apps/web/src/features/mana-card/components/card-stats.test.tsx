@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ok, requestsTo } from '../../../test/fake-referral-service';
-import { author, community, queriesTo } from '../../leaderboard/components/leaderboard.test-support';
+import { author, community, queriesTo } from '../../../test/leaderboard-fixtures';
 import { card, registerCardTestLifecycle, serve, settle } from './linked-card.test-support';
 
 const alice = author(7, {

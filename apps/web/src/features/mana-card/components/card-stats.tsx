@@ -1,18 +1,17 @@
 import { displayHandle } from '@manaboard/contract';
 import { useState } from 'react';
-import type { BreakdownTarget } from '../../breakdown/breakdown-target';
-import { preloadBreakdownDialog } from '../../breakdown/components/use-breakdown-dialog';
-import { formatCount, formatMana } from '../../leaderboard/lib/format';
+import type { BreakdownOpener } from '../../../lib/breakdown-target';
+import { formatCount, formatMana } from '../../../lib/format-mana';
 import { useCardStats } from '../hooks/use-card-stats';
 
-type CardStatsProps = { handle: string; onOpenBreakdown: (target: BreakdownTarget) => void };
+type CardStatsProps = { handle: string; breakdown: BreakdownOpener };
 
 /**
  * The linked card's stats (SPEC §2): shown on hover, on focus, and on tap (touch has no hover) — rank (#n, or
  * #0), likes, retweets, total posts, replies, referees, daily posts used/limit, total Mana large (which opens
  * its breakdown) and the handle in capitals. Until first shown, the card's crystal art stands in their place.
  */
-export function CardStats({ handle, onOpenBreakdown }: CardStatsProps) {
+export function CardStats({ handle, breakdown }: CardStatsProps) {
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [tapped, setTapped] = useState(false);
@@ -45,7 +44,7 @@ export function CardStats({ handle, onOpenBreakdown }: CardStatsProps) {
         aria-expanded={shown}
         aria-controls="card-stats-panel"
         onClick={() => setTapped((value) => !value)}
-        onPointerEnter={preloadBreakdownDialog}
+        onPointerEnter={breakdown.preload}
         className="relative flex h-full w-full items-center justify-center rounded-2xl focus-visible:outline-2 focus-visible:outline-gold"
       >
         <img src="/art/mana-crystals.svg" alt="" className="max-h-full w-2/5 object-contain opacity-90" />
@@ -92,7 +91,7 @@ export function CardStats({ handle, onOpenBreakdown }: CardStatsProps) {
           disabled={!stats.authorId}
           onClick={() =>
             stats.authorId &&
-            onOpenBreakdown({
+            breakdown.open({
               authorId: stats.authorId,
               authorName: handle,
               figure: stats.totalMana,

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { ApplyPhase } from '../../referrals/hooks/use-apply-referral-flow';
+import type { ApplyPhase } from '../hooks/use-apply-referral-flow';
 
 type GetReferredFormProps = {
   connected: boolean;

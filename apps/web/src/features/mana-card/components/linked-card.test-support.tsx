@@ -2,8 +2,9 @@ import { act, type RenderResult } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { getBrowserId } from '../../../lib/browser-id';
 import { fakeReferralService, ok, type FakeRoute } from '../../../test/fake-referral-service';
+import { noBreakdown } from '../../../test/no-breakdown';
 import { renderWithProviders } from '../../../test/render-with-providers';
-import { useAccount } from '../../account/api/get-account';
+import { useAccount } from '../../../lib/account';
 import { LinkedCard } from './linked-card';
 
 /** What the linked card's tests share: a referral service for member alice, and the card as the page shows it. */
@@ -25,7 +26,7 @@ export const settle = (ms = 10) => act(() => vi.advanceTimersByTimeAsync(ms));
 /** The card as the main page shows it: the page also observes the account (so a refresh refetches it). */
 function PageLike({ avatarUrl }: { avatarUrl: string | null }) {
   useAccount();
-  return <LinkedCard handle="alice" avatarUrl={avatarUrl} />;
+  return <LinkedCard handle="alice" avatarUrl={avatarUrl} breakdown={noBreakdown} />;
 }
 
 export const card = (avatarUrl: string | null = null): RenderResult =>

@@ -3,9 +3,10 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storedBrowserId } from '../../../lib/browser-id';
 import { fail, ok, requestsTo } from '../../../test/fake-referral-service';
+import { noBreakdown } from '../../../test/no-breakdown';
 import { renderWithProviders } from '../../../test/render-with-providers';
-import { useAccount } from '../../account/api/get-account';
-import { getPendingReferrer, savePendingReferrer } from '../../referrals/pending-referrer';
+import { useAccount } from '../../../lib/account';
+import { getPendingReferrer, savePendingReferrer } from '../../../lib/pending-referrer';
 import { LinkedCard } from './linked-card';
 
 import {
@@ -20,7 +21,9 @@ import {
 /** The card as the main page shows it: for whichever account this browser is linked to now. */
 function AccountCard() {
   const account = useAccount();
-  return account.handle ? <LinkedCard handle={account.handle} avatarUrl={null} /> : null;
+  return account.handle ? (
+    <LinkedCard handle={account.handle} avatarUrl={null} breakdown={noBreakdown} />
+  ) : null;
 }
 
 const applyButton = () => screen.getByRole('button', { name: /Apply Referral|Applying|Referred by/ });

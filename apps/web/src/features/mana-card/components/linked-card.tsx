@@ -4,18 +4,18 @@ import { useCallback, useId } from 'react';
 import { userMessageFor } from '../../../lib/api-error';
 import { publicConfigQueryOptions } from '../../../lib/public-config';
 import { networkWeb } from '../../../networks/networks';
-import { accountKeys } from '../../account/api/get-account';
-import { useUnlink } from '../../account/api/unlink';
-import { AccountAvatar } from '../../account/components/account-avatar';
-import { useReferralLink } from '../../referrals/api/get-referral-link';
-import { referrerOf, useReferralStatus } from '../../referrals/api/get-referral-status';
-import { referralKeys } from '../../referrals/api/referral-keys';
-import { useApplyReferralFlow } from '../../referrals/hooks/use-apply-referral-flow';
-import { clearPendingReferrer } from '../../referrals/pending-referrer';
+import type { BreakdownOpener } from '../../../lib/breakdown-target';
+import { accountKeys } from '../../../lib/account';
+import { useUnlink } from '../api/unlink';
+import { AccountAvatar } from '../../../components/ui/account-avatar';
+import { useReferralLink } from '../api/get-referral-link';
+import { referrerOf, useReferralStatus } from '../api/get-referral-status';
+import { referralKeys } from '../api/referral-keys';
+import { useApplyReferralFlow } from '../hooks/use-apply-referral-flow';
+import { clearPendingReferrer } from '../../../lib/pending-referrer';
 import { useStanding } from '../api/standing';
 import { useCardRewards } from '../hooks/use-card-rewards';
 import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard';
-import { useBreakdownDialog } from '../../breakdown/components/use-breakdown-dialog';
 import { CardFrame } from './card-frame';
 import { CardMessages } from './card-messages';
 import { CardStats } from './card-stats';
@@ -23,13 +23,18 @@ import { DisqualifiedPanel } from './disqualified-panel';
 import { GetReferredForm } from './get-referred-form';
 import { ReferralLinkPanel } from './referral-link-panel';
 
-type LinkedCardProps = { handle: string; avatarUrl: string | null };
+type LinkedCardProps = {
+  handle: string;
+  avatarUrl: string | null;
+  /** Opens the Mana breakdown behind the stats' total (the page's one dialog). */
+  breakdown: BreakdownOpener;
+};
 
 /**
  * The card of a linked member (SPEC §2): avatar and handle with Unlink, the copyable referral link and Get
  * Referred, and its stats on hover, focus or tap, whose total opens the Mana breakdown.
  */
-export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
+export function LinkedCard({ handle, avatarUrl, breakdown }: LinkedCardProps) {
   const client = useQueryClient();
   const network = networkWeb(useQuery(publicConfigQueryOptions()).data?.data.socialNetwork);
   const link = useReferralLink(handle);
@@ -43,7 +48,6 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
   }, [client, handle]);
   const apply = useApplyReferralFlow(refresh);
   const applyMessageId = useId();
-  const breakdown = useBreakdownDialog();
   const applyError = apply.phase === 'error' && apply.message !== null;
   // A disqualified member sees why and may appeal, instead of the ways to earn (issue 13).
   const standing = useStanding(handle).data;
@@ -88,7 +92,7 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
               <span className="capitalize">{rewards.multiplier}</span> Mana is on. Share your link: you earn{' '}
               {rewards.referralReward} Mana for every friend who links.
             </p>
-            <CardStats handle={handle} onOpenBreakdown={breakdown.open} />
+            <CardStats handle={handle} breakdown={breakdown} />
             <ReferralLinkPanel
               link={link.data}
               loading={link.isPending}
@@ -121,7 +125,6 @@ export function LinkedCard({ handle, avatarUrl }: LinkedCardProps) {
           </>
         )}
       </div>
-      {breakdown.dialog}
     </CardFrame>
   );
 }

@@ -1,5 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { noBreakdown } from '../../../test/no-breakdown';
 import { renderWithProviders } from '../../../test/render-with-providers';
 import { ManaCard } from './mana-card';
 
@@ -17,7 +18,9 @@ describe('ManaCard when the linked card cannot load', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const reload = vi.fn();
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload });
-    renderWithProviders(<ManaCard account={linked} onLink={() => undefined} linking={false} />);
+    renderWithProviders(
+      <ManaCard account={linked} onLink={() => undefined} linking={false} breakdown={noBreakdown} />,
+    );
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Your card could not be loaded.');

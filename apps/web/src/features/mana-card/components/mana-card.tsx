@@ -2,9 +2,10 @@ import { Suspense } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useNavigate } from 'react-router';
 import { ReloadFallback } from '../../../components/ui/reload-fallback';
-import type { AccountState } from '../../account/api/get-account';
+import type { BreakdownOpener } from '../../../lib/breakdown-target';
+import type { AccountState } from '../../../lib/account';
 import type { HandleFormState } from '../hooks/use-link-account';
-import { clearPendingReferrer, usePendingReferrer } from '../../referrals/pending-referrer';
+import { clearPendingReferrer, usePendingReferrer } from '../../../lib/pending-referrer';
 import { CardFrame } from './card-frame';
 import { LazyLinkedCard } from './lazy-linked-card';
 import { UnlinkedCard } from './unlinked-card';
@@ -15,10 +16,12 @@ type ManaCardProps = {
   linking: boolean;
   /** The open handle form (networks whose sign-in starts from a handle), or null. */
   handleForm?: HandleFormState | null;
+  /** Opens the Mana breakdown behind a linked member's total (the page's one dialog). */
+  breakdown: BreakdownOpener;
 };
 
 /** The personal mana card of SPEC §2: linked or not, as the account state says (SPEC §4). */
-export function ManaCard({ account, onLink, linking, handleForm = null }: ManaCardProps) {
+export function ManaCard({ account, onLink, linking, handleForm = null, breakdown }: ManaCardProps) {
   const pendingReferrer = usePendingReferrer();
   const navigate = useNavigate();
   const loadingCard = (
@@ -50,7 +53,7 @@ export function ManaCard({ account, onLink, linking, handleForm = null }: ManaCa
       }
     >
       <Suspense fallback={loadingCard}>
-        <LazyLinkedCard handle={account.handle} avatarUrl={account.avatarUrl} />
+        <LazyLinkedCard handle={account.handle} avatarUrl={account.avatarUrl} breakdown={breakdown} />
       </Suspense>
     </ErrorBoundary>
   );

@@ -1,4 +1,4 @@
-import type { ReferralLink } from '../../referrals/api/get-referral-link';
+import type { ReferralLink } from '../api/get-referral-link';
 
 type ReferralLinkPanelProps = {
   link: ReferralLink | undefined;

@@ -1,5 +1,5 @@
 import { DEFAULT_REFERRAL_REWARD_MANA, DEFAULT_LINKED_MULTIPLIER } from '../../../config/constants';
-import { useProgrammeRules } from '../../how-to-earn/api/get-programme';
+import { useProgrammeRules } from '../../../lib/programme';
 
 const multiplierWords: Record<number, string> = { 2: 'double', 3: 'triple', 4: 'quadruple' };
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useAuthorStats } from '../../leaderboard/api/get-author-stats';
-import { useDailyPosts } from '../../leaderboard/api/get-daily-limit';
-import { referralStatsQueryOptions } from '../../referrals/api/get-referral-stats';
+import { useAuthorStats } from '../../../lib/mana-authors';
+import { useDailyPosts } from '../api/get-daily-limit';
+import { referralStatsQueryOptions } from '../api/get-referral-stats';
 
 /** What the linked card's stats show (SPEC §2): all-time figures of the member's own leaderboard row. */
 export type CardStats = {

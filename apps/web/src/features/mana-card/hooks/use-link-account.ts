@@ -3,8 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { userMessageFor } from '../../../lib/api-error';
 import { publicConfigQueryOptions } from '../../../lib/public-config';
 import { networkWeb } from '../../../networks/networks';
-import { useStartLinking } from '../../account/api/start-linking';
-import { getPendingReferrer } from '../../referrals/pending-referrer';
+import { useStartLinking } from '../api/start-linking';
+import { getPendingReferrer } from '../../../lib/pending-referrer';
 
 /** The open handle form: send the handle, close it, and the last failure as the member should read it. */
 export type HandleFormState = {

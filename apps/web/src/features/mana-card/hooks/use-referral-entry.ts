@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { MESSAGE_DISPLAY_MS } from '../../../config/constants';
 import { catalogueMessage } from '../../../lib/api-error';
-import { clearPendingReferrer, savePendingReferrer } from '../../referrals/pending-referrer';
+import { clearPendingReferrer, savePendingReferrer } from '../../../lib/pending-referrer';
 
 /**
  * The notice after linking through a referral link: applied (with the referrer's handle, when given), or

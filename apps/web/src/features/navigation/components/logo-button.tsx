@@ -1,5 +1,5 @@
 import type { Branding } from '@manaboard/contract';
-import { playSurpriseSound } from '../../branding/play-surprise-sound';
+import { playSurpriseSound } from '../play-surprise-sound';
 
 /** The logo (SPEC §2): a click plays the programme's surprise sound. */
 export function LogoButton({ branding }: { branding: Branding | undefined }) {
