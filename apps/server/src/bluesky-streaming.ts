@@ -6,7 +6,8 @@ import { createBlueskyReading, type StreamTuning } from './integrations/bluesky/
 import type { JobLog, JobName } from './jobs/job';
 import { StreamJob } from './jobs/stream.job';
 import { StreamIngest } from './modules/mana/stream-ingest.service';
-import type { SkipReason, StreamProgressReport } from './social/stream-source';
+import type { SkipReason } from './social/stream-source';
+import type { StreamProgressReport } from './jobs/stream-progress-report';
 
 /**
  * The jobs the worker runs on Bluesky: no polling search and no interactions poll (the event stream brings posts,
@@ -25,14 +26,17 @@ export function createBlueskyStreaming(options: {
   db: Kysely<Database>;
   log: JobLog;
   clock: Clock;
-  stream?: StreamTuning & { maxBackoffMs?: number };
+  stream?: StreamTuning & {
+    maxBackoffMs?: number;
+    /** One report per stored batch or cursor-only save (the operator's lag and rates). */
+    onProgress?: (report: StreamProgressReport) => void;
+  };
   gapFill?: Parameters<typeof createBlueskyReading>[0]['gapFill'];
   officialHandleDomain?: string;
-  onProgress?: (report: StreamProgressReport) => void;
   onSkip?: (reason: SkipReason) => void;
 }) {
   const { db, log, clock } = options;
-  const { maxBackoffMs, ...tuning } = options.stream ?? {};
+  const { maxBackoffMs, onProgress, ...tuning } = options.stream ?? {};
   const reading = createBlueskyReading({
     config: options.config,
     log,
@@ -56,7 +60,7 @@ export function createBlueskyStreaming(options: {
     log,
     clock,
     ...(maxBackoffMs !== undefined ? { maxBackoffMs } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(onProgress ? { onProgress } : {}),
   });
   const stream = Object.assign(job, {
     /** Resolves once a batch reaching the relay's sequence number `seq` is stored. */

@@ -7,8 +7,9 @@ import type { StreamIngest } from '../modules/mana/stream-ingest.service';
 import { readInterest } from '../modules/mana/stream-interest.repository';
 import { activeRules } from '../modules/programme/programme.service';
 import { StreamInterest } from '../social/stream-interest';
-import type { StreamBatch, StreamCursor, StreamEvent, StreamProgressReport } from '../social/stream-source';
+import type { StreamBatch, StreamCursor, StreamEvent } from '../social/stream-source';
 import type { JobLog } from './job';
+import type { StreamProgressReport } from './stream-progress-report';
 
 type Deps = {
   db: Kysely<Database>;

@@ -4,8 +4,9 @@ import type { Database } from '../db/schema';
 import { readState } from '../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../modules/mana/stream-events';
 import type { StreamIngest } from '../modules/mana/stream-ingest.service';
-import type { StreamCursor, StreamProgressReport, StreamSource } from '../social/stream-source';
+import type { StreamCursor, StreamSource } from '../social/stream-source';
 import type { JobLog } from './job';
+import type { StreamProgressReport } from './stream-progress-report';
 import { StreamGaps } from './stream-gap';
 import { StreamStore } from './stream-store';
 

@@ -97,18 +97,6 @@ export interface StreamSource {
   readonly gapNote: string;
 }
 
-/** One report per stored batch (or per cursor-only save), from the engine's stream loop. */
-export type StreamProgressReport = {
-  /** When the batch was stored. */
-  at: Date;
-  /** Events read from the network since the previous report (kept + dropped). */
-  seen: number;
-  /** Events that reached the database in this batch. */
-  stored: number;
-  /** The network's time of the newest event in the batch (null if unknown). */
-  cursorTime: Date | null;
-};
-
 /** Events a source skipped, by why (each also logged): the operator's metric of bad input. */
 export type SkipReason =
   | 'malformed-frame'
