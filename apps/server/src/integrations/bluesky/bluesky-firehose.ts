@@ -93,6 +93,7 @@ export class BlueskyFirehose implements StreamSource {
     let events: StreamEvent[] = [];
     let seen = 0;
     let last: { seq: number; time: string | null } | null = null;
+    let lastTime: string | null = null;
     let startedAt = Date.now();
     const batch = (): StreamBatch => {
       const b: StreamBatch = {
@@ -120,7 +121,9 @@ export class BlueskyFirehose implements StreamSource {
         const at = this.handle(result);
         if (at) {
           seen++;
-          last = at;
+          // A frame without a time (an unknown kind) keeps the time of the one before: the cursor's time stays known.
+          lastTime = at.time ?? lastTime;
+          last = { seq: at.seq, time: lastTime };
           if (result.kind === 'events') for (const e of result.events) events.push(e);
         }
         if (seen > 0 && (events.length >= batchSize || Date.now() - startedAt >= flushMs)) yield batch();
