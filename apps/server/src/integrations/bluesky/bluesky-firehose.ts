@@ -17,6 +17,9 @@ import type { FrameReader, FrameResult } from './bluesky-frames';
  */
 export const RELAY_REPLAY_MS = 24 * 3_600_000;
 
+/** Verified mode: frames whose signature checks run ahead of the one being read. */
+const PREFETCH = 64;
+
 /** The socket refuses a message larger than this (memory's bound); the reader skips smaller oversized frames. */
 const SOCKET_MAX_PAYLOAD = 64 * 1024 * 1024;
 
@@ -109,6 +112,7 @@ export class BlueskyFirehose implements StreamSource {
     };
     try {
       while (!signal.aborted) {
+        if (o.reader.prefetch) queue.ahead(PREFETCH, o.reader.prefetch);
         const frame = queue.next();
         if (!frame) {
           if (queue.failure) throw queue.failure;
@@ -165,6 +169,7 @@ export class BlueskyFirehose implements StreamSource {
 class FrameQueue {
   private frames: Uint8Array[] = [];
   private head = 0;
+  private prefetched = 0;
   private waiter: (() => void) | null = null;
   private paused = false;
   failure: Error | null = null;
@@ -199,11 +204,22 @@ class FrameQueue {
     socket.on('error', (error: Error) => this.fail(error));
   }
 
+  /** Calls `prefetch` once on each frame among the next `n` not handled yet. */
+  ahead(n: number, prefetch: (frame: Uint8Array) => void): void {
+    this.prefetched = Math.max(this.prefetched, this.head);
+    const end = Math.min(this.frames.length, this.head + n);
+    for (; this.prefetched < end; this.prefetched++) {
+      const frame = this.frames[this.prefetched];
+      if (frame) prefetch(frame);
+    }
+  }
+
   next(): Uint8Array | undefined {
     if (this.head >= this.frames.length) return undefined;
     const frame = this.frames[this.head++];
     if (this.head > 1024 && this.head * 2 > this.frames.length) {
       this.frames = this.frames.slice(this.head);
+      this.prefetched = Math.max(0, this.prefetched - this.head);
       this.head = 0;
     }
     if (this.paused && this.frames.length - this.head < this.limit / 2) {

@@ -34,6 +34,11 @@ export type FrameReaderOptions = {
 
 export type FrameReader = {
   read(frame: Uint8Array, interest: StreamInterest): FrameResult | Promise<FrameResult>;
+  /**
+   * Verified mode: starts checking a frame's signature ahead of `read` (signature checks run off the main thread,
+   * so a source keeps several in flight; `read` still handles frames one by one, in order).
+   */
+  prefetch?(frame: Uint8Array): void;
 };
 
 export const MAX_FRAME_BYTES = 5_000_000;
@@ -53,6 +58,8 @@ const num = (value: unknown): number | null =>
 export function createFrameReader(options: FrameReaderOptions = {}): FrameReader {
   const maxBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
   const verifier = options.verifier;
+  /** Signature checks started by `prefetch`, by frame. */
+  const verdicts = new WeakMap<Uint8Array, Promise<string | null>>();
   const skip = (reason: SkipReason, detail: string, seq: number | null = null, time: string | null = null) =>
     ({ kind: 'skip', reason, seq, time, detail }) as const;
 
@@ -82,7 +89,7 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
       case '#commit':
         if (seq === null || typeof body.repo !== 'string')
           return skip('malformed-frame', 'a commit without seq or repo', seq, time);
-        return readCommit(body as CommitBody, seq, time, interest);
+        return readCommit(frame, body as CommitBody, seq, time, interest);
       case '#identity': {
         const did = str(body.did);
         if (seq === null || !did)
@@ -107,6 +114,7 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
   };
 
   const readCommit = (
+    frame: Uint8Array,
     body: CommitBody,
     seq: number,
     time: string | null,
@@ -128,7 +136,20 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
       .then((problem) => (problem ? skip('bad-signature', problem, seq, time) : decoded()));
   };
 
-  return { read };
+  if (!verifier) return { read };
+  const prefetch = (frame: Uint8Array) => {
+    if (frame.length > maxBytes || verdicts.has(frame)) return;
+    try {
+      const [header, rest] = decodeFirst(frame);
+      if ((header as Header | null)?.t !== '#commit') return;
+      const [body] = decodeFirst(rest);
+      const commit = body as CommitBody;
+      verdicts.set(frame, verifier.verify(commit, new CarBlocks(commit.blocks)));
+    } catch {
+      // Read (and skipped as malformed) by `read`.
+    }
+  };
+  return { read, prefetch };
 }
 
 /** An oversized frame's sequence number, read without decoding its blocks (null when it has none in front). */

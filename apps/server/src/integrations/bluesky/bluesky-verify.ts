@@ -22,16 +22,21 @@ type Commit = { did?: unknown; data?: unknown; sig?: unknown; [field: string]: u
  */
 export class BlueskyCommitVerifier implements CommitVerifier {
   private readonly keys = new Map<string, Promise<PublicKey | null>>();
-  private readonly resolver: IdResolver;
+  private readonly atprotoKey: (did: string, fresh: boolean) => Promise<string>;
 
-  constructor(options: { plcUrl: string; allowHttp: boolean; keyCacheLimit?: number }) {
+  constructor(
+    options: { plcUrl: string; allowHttp: boolean; keyCacheLimit?: number },
+    /** The account's signing key (did:key), by default from its DID document (the bench gives recorded ones). */
+    atprotoKey?: (did: string, fresh: boolean) => Promise<string>,
+  ) {
     this.limit = options.keyCacheLimit ?? KEY_CACHE_LIMIT;
-    this.resolver = new IdResolver({
+    const resolver = new IdResolver({
       plcUrl: options.plcUrl,
       didCache: new MemoryCache(),
       // The default fetch refuses http: (SSRF protection); only a local test network is reached over http.
       ...(options.allowHttp ? { fetch: globalThis.fetch } : {}),
     });
+    this.atprotoKey = atprotoKey ?? ((did, fresh) => resolver.did.resolveAtprotoKey(did, fresh));
   }
 
   private readonly limit: number;
@@ -97,7 +102,7 @@ export class BlueskyCommitVerifier implements CommitVerifier {
 
   private async resolve(did: string, fresh: boolean): Promise<PublicKey | null> {
     try {
-      const didKey = await this.resolver.did.resolveAtprotoKey(did, fresh);
+      const didKey = await this.atprotoKey(did, fresh);
       const found = parseDidKey(didKey);
       return found.type === 'p256'
         ? await P256PublicKey.importRaw(found.publicKeyBytes)
