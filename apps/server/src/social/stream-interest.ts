@@ -74,11 +74,6 @@ export class StreamInterest {
     return this.people.has(accountId);
   }
 
-  /** Whether any post names the programme or an account is official: a source may skip all posts otherwise. */
-  isFollowed(postId: string): boolean {
-    return this.tracked.has(postId);
-  }
-
   /**
    * The events to pass on for one decoded event: none (it concerns nobody, or it waits for its post), the event,
    * or the event followed by those that waited for it.
