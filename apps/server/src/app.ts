@@ -39,6 +39,7 @@ import { networkOf } from './app-network';
 import { officialHandleRule } from './integrations/official-handles';
 import { networkJobs } from './integrations/network-jobs';
 import { workerSchedule } from './jobs/worker-schedule';
+import { networkUsageSource } from './network-usage';
 import { adminScope } from './modules/admin/admin-scope';
 import { adminSections } from './modules/admin/admin-sections';
 import { adminAuthRoutes, adminCallbackHandler } from './modules/admin/admin-auth.routes';
@@ -182,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobs: networkJobs(config.socialNetwork),
       intervalSeconds: config.workerIntervalSeconds,
     }),
+    usage: networkUsageSource(config),
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();

@@ -1,7 +1,7 @@
 import type { World } from '@manaboard/x-sim';
 import type { Config } from './config/config';
-import { BLUESKY_JOBS, createBlueskyReading } from './integrations/bluesky/bluesky-reading';
-import { RELAY_REPLAY_MS } from './integrations/bluesky/bluesky-stream';
+import { BLUESKY_JOBS, createBlueskyStreaming } from './bluesky-streaming';
+import { RELAY_REPLAY_MS } from './integrations/bluesky/bluesky-firehose';
 import { StreamProgressReporter } from './jobs/stream-progress';
 import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import type { DatabaseHandle } from './db/database';
@@ -143,12 +143,13 @@ function blueskyRuntime(options: Parameters<typeof createWorkerRuntime>[0]): Wor
   metrics?.watchStream(async () =>
     progress.hasReports ? progress.reading() : storedStreamReading(db, new Date()),
   );
-  const reading = createBlueskyReading({
+  const reading = createBlueskyStreaming({
     config: config.bluesky,
     db,
     log,
     clock,
     stream: { onProgress: (report) => progress.report(report) },
+    ...(metrics ? { onSkip: (reason) => metrics.countStreamSkip(reason) } : {}),
   });
   const worker = new Worker(
     { db: database.db, network: reading.network, clock, log },

@@ -79,7 +79,7 @@ export type PostQuery =
 export type QueryPreview = { text: string; maxLength: number | null };
 
 /** How a stream network's reconciling reads trust the stream (see `SocialNetwork.streamAuthority`). */
-export type StreamAuthority = { streamJob: string; missingGraceMs: number; caughtUpMs: number };
+export type StreamAuthority = { missingGraceMs: number; caughtUpMs: number };
 
 /** The operations the programme needs from a network. */
 export interface SocialNetwork {
@@ -102,7 +102,7 @@ export interface SocialNetwork {
    * Present: the network's event stream counted what it saw, and `readMetrics` reads an index that may lag it
    * (Bluesky's AppView): a reading may raise a count the stream missed, never lower one below what the stream
    * counted; a post it does not return is deleted only once it has been missing for `missingGraceMs` while the
-   * stream (its cursor in ingest_state, job `streamJob`) is within `caughtUpMs` of now.
+   * stream (its stored cursor) is within `caughtUpMs` of now.
    */
   readonly streamAuthority?: StreamAuthority;
   /** Members who reposted an official post (one page). */

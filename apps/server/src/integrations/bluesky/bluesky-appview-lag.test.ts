@@ -32,7 +32,6 @@ describe('one count after a reconciling read (ADR 013)', () => {
 describe.skipIf(reason)('a lagging AppView on a real local AT Protocol network', () => {
   let w: BlueskyWorld;
   const authority = (): StreamAuthority => ({
-    streamJob: STREAM_JOB,
     missingGraceMs: GRACE_MS,
     caughtUpMs: CAUGHT_UP_MS,
   });

@@ -1,6 +1,5 @@
-import type { Event } from '@atproto/sync';
 import { z } from 'zod';
-import type { PostRef, StreamEvent } from '../../modules/mana/stream-ingest.service';
+import type { PostRef, StreamEvent } from '../../social/stream-source';
 import { parsePostId, POST_COLLECTION } from './bluesky-ids';
 
 export const LIKE_COLLECTION = 'app.bsky.feed.like';
@@ -8,7 +7,7 @@ export const REPOST_COLLECTION = 'app.bsky.feed.repost';
 /** The only collections the stream consumer asks for (the relay still sends every commit; the rest is skipped). */
 export const STREAM_COLLECTIONS = [POST_COLLECTION, LIKE_COLLECTION, REPOST_COLLECTION];
 
-/** One record operation of a commit, as @atproto/sync's Firehose gives it (only the fields read here). */
+/** One record operation of a commit, as the frame reader (or a gap fill's search result) gives it. */
 export type CommitOp = {
   event: 'create' | 'update' | 'delete';
   did: string;
@@ -74,19 +73,6 @@ export class MalformedRecordError extends Error {
  * mention facets), what it replies to (the parent) and what it quotes (an embedded record, alone or with media).
  * Throws MalformedRecordError for a record that does not have the shape of its collection.
  */
-/** A Firehose event as a commit operation, or null when it is none (identity, account, sync events). */
-export function commitOp(event: Event): CommitOp | null {
-  if (event.event !== 'create' && event.event !== 'update' && event.event !== 'delete') return null;
-  return {
-    event: event.event,
-    did: event.did,
-    collection: event.collection,
-    rkey: event.rkey,
-    record: 'record' in event ? event.record : undefined,
-    time: event.time,
-  };
-}
-
 export function toStreamEvent(op: CommitOp): StreamEvent | null {
   if (!STREAM_COLLECTIONS.includes(op.collection)) return null;
   const id = `at://${op.did}/${op.collection}/${op.rkey}`;

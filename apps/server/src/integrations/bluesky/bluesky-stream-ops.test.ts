@@ -7,8 +7,8 @@ import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
 import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld, type Did } from '../../test/bluesky-world';
 import { createWorkerRuntime } from '../../worker-runtime';
-import { GAP_JOB } from './bluesky-gap-fill';
-import { RELAY_REPLAY_MS } from './bluesky-stream';
+import { GAP_JOB } from '../../jobs/stream-gap';
+import { RELAY_REPLAY_MS } from './bluesky-firehose';
 import { storedStreamReading } from '../../modules/stream-progress/stream-progress.service';
 
 const HOUR = 3_600_000;

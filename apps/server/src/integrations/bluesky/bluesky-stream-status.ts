@@ -1,20 +1,30 @@
 import type { NetworkUsage } from '@manaboard/contract/admin';
-import type { Db } from '../../db/schema';
-import { readState } from '../../modules/mana/ingest-state.repository';
-import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
-import { storedStreamReading } from '../../modules/stream-progress/stream-progress.service';
-import { RELAY_REPLAY_MS, type StreamCursor } from './bluesky-stream';
+import type { StreamCursor } from '../../social/stream-source';
+import { RELAY_REPLAY_MS } from './bluesky-firehose';
 
 const iso = (at: Date | null | undefined) => at?.toISOString() ?? null;
 
+/** What the leading worker last reported of its stream (the engine's progress row), as the panel reads it. */
+export type StreamProgressSnapshot = {
+  cursorTime: Date | null;
+  seenPerSecond: number | null;
+  storedPerSecond: number | null;
+  replayWindowSeconds: number | null;
+  reportedAt: Date | null;
+};
+
 /**
- * The console's usage panel for Bluesky: the lag from the newest event stored (the stream's cursor in
- * ingest_state, or the leader's progress row when that is newer), the read and store rates and the relay's replay
- * window left from the progress row the leading worker writes every few seconds. Reconnects are counted in the
- * worker process's metrics, not stored, so the console reports them as unknown (null).
+ * The console's usage panel for Bluesky, from what the engine stored (the composition root reads it): the lag from
+ * the newest event stored (the stream's cursor, or the leader's progress row when that is newer), the read and
+ * store rates and the relay's replay window left from the progress row the leading worker writes every few
+ * seconds. Reconnects are counted in the worker process's metrics, not stored, so they are unknown (null) here.
  */
-export async function blueskyStreamStatus(db: Db, now: Date, maxLagSeconds: number): Promise<NetworkUsage> {
-  const [state, progress] = await Promise.all([readState(db, STREAM_JOB), storedStreamReading(db, now)]);
+export function blueskyStreamStatus(
+  state: { cursor: unknown; last_error: string | null } | undefined,
+  progress: StreamProgressSnapshot | null,
+  now: Date,
+  maxLagSeconds: number,
+): NetworkUsage {
   const cursor = (state?.cursor ?? {}) as StreamCursor;
   const times = [cursor.time ? new Date(cursor.time) : null, progress?.cursorTime ?? null].filter(
     (t): t is Date => t !== null && !Number.isNaN(t.getTime()),

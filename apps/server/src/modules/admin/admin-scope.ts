@@ -37,6 +37,7 @@ export const adminScope: FastifyPluginAsync<AdminScopeOptions> = async (scope, o
     describeQuery: options.describeQuery,
     officialHandles: options.officialHandles,
     schedule: options.schedule,
+    usage: options.usage,
     afterManaChange: options.afterManaChange,
   };
   app.decorateRequest('admin', null);

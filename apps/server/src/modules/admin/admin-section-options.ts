@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config';
 import type { Database } from '../../db/schema';
 import type { ListedJob } from '../worker-control/worker-control.service';
+import type { NetworkUsageSource } from '../../social/network-usage';
 import type { OfficialHandleRule, PostQuery, QueryPreview } from '../../social/social-network';
 
 /**
@@ -22,6 +23,8 @@ export type AdminSectionOptions = {
   officialHandles: OfficialHandleRule;
   /** Every job the leading worker schedules on the configured network (the worker section lists them). */
   schedule: readonly ListedJob[];
+  /** The configured network's usage panel (the worker section shows it). */
+  usage: NetworkUsageSource;
   /** After a write that changes Mana (disqualify, rules): drop cached pages, rerun totals where a worker runs. */
   afterManaChange: () => Promise<void>;
 };

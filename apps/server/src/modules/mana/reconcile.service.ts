@@ -11,6 +11,7 @@ import type {
 import * as authors from './authors.repository';
 import * as posts from './posts.repository';
 import { readState, saveCursor } from './ingest-state.repository';
+import { STREAM_JOB } from './stream-events';
 import { isPastWindow } from './ingest.service';
 
 const METRICS = ['likes', 'replies', 'reposts', 'quotes'] as const;
@@ -29,7 +30,7 @@ const METRIC_OF: Record<string, (typeof METRICS)[number]> = {
  * as behind, which only makes the reconcile more careful (it neither raises nor deletes).
  */
 export async function streamCaughtUp(db: Db, authority: StreamAuthority, now: Date): Promise<boolean> {
-  const state = await readState(db, authority.streamJob);
+  const state = await readState(db, STREAM_JOB);
   const time = (state?.cursor as { time?: unknown } | undefined)?.time;
   const at = typeof time === 'string' ? Date.parse(time) : NaN;
   return !Number.isNaN(at) && now.getTime() - at <= authority.caughtUpMs;

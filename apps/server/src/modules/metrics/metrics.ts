@@ -24,6 +24,7 @@ export class Metrics {
   private readonly jobDuration: Histogram<'job'>;
   private readonly jobItems: Counter<'job' | 'kind'>;
   private readonly networkCalls: Counter<'endpoint' | 'status'>;
+  private readonly streamSkips: Counter<'reason'>;
   private readonly caches: LeaderboardCache[] = [];
   private rateWindows: (() => RateWindowReading[]) | undefined;
   private monthReads: (() => Promise<number>) | undefined;
@@ -121,6 +122,17 @@ export class Metrics {
       },
     });
     registerStreamMetrics(this.registry, () => this.streamReader);
+    this.streamSkips = new Counter({
+      name: 'manaboard_stream_skipped_total',
+      help: 'Stream input skipped (each also logged), by reason: malformed or oversized frames, bad records or signatures, stalled connections',
+      labelNames: ['reason'],
+      registers,
+    });
+  }
+
+  /** One piece of stream input skipped (the source logged why). */
+  countStreamSkip(reason: string): void {
+    this.streamSkips.inc({ reason });
   }
 
   /** Where the event stream's lag and rates come from (the last caller wins: the worker over the stored row). */

@@ -6,7 +6,6 @@ import {
   runJobNowRequestSchema,
   setWorkerPausedRequestSchema,
 } from '@manaboard/contract/admin';
-import { networkUsageSource } from '../../../integrations/network-usage';
 import { requestJobRun, setWorkerPaused, workerStatus } from '../../worker-control/worker-control.service';
 import { adminOf } from '../admin-guard';
 import type { AdminSectionOptions } from '../admin-section-options';
@@ -17,8 +16,7 @@ import type { AdminSectionOptions } from '../admin-section-options';
  * pause and resume. Requests are stored, so the leading worker obeys them in whichever process it runs.
  */
 export const adminWorkerRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = async (app, options) => {
-  const { db, now, config, schedule } = options;
-  const usage = networkUsageSource(config);
+  const { db, now, schedule, usage } = options;
 
   app.get('/worker', { schema: { response: { 200: adminWorkerResponseSchema } } }, async () => ({
     success: true as const,
