@@ -1,6 +1,6 @@
 import type { World } from '@manaboard/x-sim';
 import type { Config } from './config/config';
-import { BLUESKY_JOBS, createBlueskyReading } from './integrations/bluesky/bluesky-reading';
+import { BLUESKY_JOBS, createBlueskyStreaming } from './bluesky-streaming';
 import type { DatabaseHandle } from './db/database';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
@@ -123,7 +123,7 @@ export function createWorkerRuntime(options: {
 function blueskyRuntime(options: Parameters<typeof createWorkerRuntime>[0]): WorkerRuntime {
   const { config, database, log, metrics } = options;
   const clock = systemClock;
-  const reading = createBlueskyReading({ config: config.bluesky, db: database.db, log, clock });
+  const reading = createBlueskyStreaming({ config: config.bluesky, db: database.db, log, clock });
   const worker = new Worker(
     { db: database.db, network: reading.network, clock, log },
     {

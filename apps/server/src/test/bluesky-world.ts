@@ -11,7 +11,7 @@ import { testEnv } from '../config/test-env';
 import type { DatabaseHandle } from '../db/database';
 import { Worker } from '../jobs/worker';
 import { readRulesFile, saveRules } from '../modules/programme/programme.service';
-import { BLUESKY_JOBS, createBlueskyReading } from '../integrations/bluesky/bluesky-reading';
+import { BLUESKY_JOBS, createBlueskyStreaming } from '../bluesky-streaming';
 import { startAtprotoNetwork, type LocalAtprotoNetwork } from './atproto-network';
 import { openTestDatabase } from './test-database';
 
@@ -108,9 +108,9 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
   const newReading = (
     stream: StreamTuning = {},
     extra: Partial<BlueskyConfig> = {},
-    gapFill: Parameters<typeof createBlueskyReading>[0]['gapFill'] = {},
+    gapFill: Parameters<typeof createBlueskyStreaming>[0]['gapFill'] = {},
   ) =>
-    createBlueskyReading({
+    createBlueskyStreaming({
       gapFill,
       config: { ...blueskyConfig, ...extra },
       db: database.db,

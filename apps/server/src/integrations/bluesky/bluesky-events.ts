@@ -1,6 +1,6 @@
 import type { Event } from '@atproto/sync';
 import { z } from 'zod';
-import type { PostRef, StreamEvent } from '../../modules/mana/stream-ingest.service';
+import type { PostRef, StreamEvent } from '../../social/stream-source';
 import { parsePostId, POST_COLLECTION } from './bluesky-ids';
 
 export const LIKE_COLLECTION = 'app.bsky.feed.like';

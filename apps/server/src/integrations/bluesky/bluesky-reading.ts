@@ -1,37 +1,38 @@
 import { HandleResolver, IdResolver, parseToAtprotoDocument } from '@atproto/identity';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { BlueskyConfig } from '../../config/config';
-import type { Database } from '../../db/schema';
-import type { JobLog, JobName } from '../../jobs/job';
-import { StreamIngest } from '../../modules/mana/stream-ingest.service';
-import { BlueskyGapFill, type GapFillOptions } from './bluesky-gap-fill';
+import type { SkipReason, StreamLog } from '../../social/stream-source';
+import { BlueskyFirehose, type FirehoseOptions } from './bluesky-firehose';
+import { createFrameReader } from './bluesky-frames';
+import { blueskyGapSearch, type GapFillOptions } from './bluesky-gap-fill';
 import { BlueskySocialNetwork } from './bluesky-network';
-import { BlueskyStream, type BlueskyStreamOptions } from './bluesky-stream';
-
-/**
- * The jobs the worker runs on Bluesky: no polling search and no interactions poll (the event stream brings posts,
- * likes, reposts, replies, quotes and deletions); refresh reconciles counts from getPosts, settle re-checks
- * interactions with official posts (likes, reposts and replies are public), totals and fairness as everywhere.
- */
-export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness'];
+import { BlueskyCommitVerifier } from './bluesky-verify';
 
 /** Bluesky's own handle domain: a bare official name `ManaboardHQ` is the account `manaboardhq.bsky.social`. */
 export const OFFICIAL_HANDLE_DOMAIN = 'bsky.social';
 
-/** Everything the worker needs to read Bluesky: the port on the AppView and the leader's stream consumer. */
+export type StreamTuning = Partial<
+  Pick<FirehoseOptions, 'batchSize' | 'flushMs' | 'relayUrl' | 'idleTimeoutMs' | 'heartbeatMs'>
+>;
+
+/**
+ * Everything the worker needs to read Bluesky, behind the port: the reading half on the AppView, the stream source
+ * (the relay's subscribeRepos, with the gap fill when an app account is configured), and how official names and
+ * changed handles are resolved. The composition root (bluesky-streaming.ts) wires them to the engine.
+ */
 export function createBlueskyReading(options: {
   config: BlueskyConfig;
-  db: Kysely<Database>;
-  log: JobLog;
+  log: StreamLog;
   clock: Clock;
-  stream?: Partial<Pick<BlueskyStreamOptions, 'batchSize' | 'flushMs' | 'maxBackoffMs' | 'relayUrl'>>;
+  stream?: StreamTuning;
   /** The gap fill's tuning (tests): its fetch, page size, longest wait. */
   gapFill?: Partial<Pick<GapFillOptions, 'fetch' | 'pageLimit' | 'maxBackoffMs'>>;
   /** The domain of a bare official handle (default bsky.social; the local test network's is `test`). */
   officialHandleDomain?: string;
+  /** Counts input the stream skipped (the operator's metric). */
+  onSkip?: (reason: SkipReason) => void;
 }) {
-  const { config, db, log, clock } = options;
+  const { config, log, clock } = options;
   const network = new BlueskySocialNetwork({
     appviewUrl: config.appviewUrl,
     postUrlBase: config.postUrlBase,
@@ -43,36 +44,31 @@ export function createBlueskyReading(options: {
     const bare = handle.replace(/^@/, '');
     return bare.includes('.') ? bare.toLowerCase() : `${bare.toLowerCase()}.${domain}`;
   };
-  const ingest = new StreamIngest({
-    db,
-    network: { authorByHandle: (handle) => network.authorByHandle(officialHandle(handle)) },
-    authorsOf: (ids) => network.authorsByIds(ids),
-    currentHandle: (did) => currentHandle(config, did),
-    log,
-  });
-  const stream = new BlueskyStream({
-    db,
-    ingest,
-    log,
-    clock,
+  const gapFill = config.appAccount
+    ? blueskyGapSearch({ log, clock, account: config.appAccount, officialHandle, ...options.gapFill })
+    : undefined;
+  const verifier = config.verifyCommits
+    ? new BlueskyCommitVerifier({ plcUrl: config.plcUrl, allowHttp: config.allowHttp })
+    : undefined;
+  const source = new BlueskyFirehose({
     relayUrl: config.relayUrl,
-    plcUrl: config.plcUrl,
-    allowHttp: config.allowHttp,
-    verifyCommits: config.verifyCommits,
-    gapFill: config.appAccount
-      ? new BlueskyGapFill({
-          db,
-          ingest,
-          log,
-          clock,
-          account: config.appAccount,
-          officialHandle,
-          ...options.gapFill,
-        })
-      : undefined,
+    log,
+    reader: createFrameReader(verifier ? { verifier } : {}),
+    gapFill,
+    gapNote: gapFill
+      ? 'posts written in between are searched for with the app account'
+      : 'no app account (BLUESKY_APP_HANDLE, BLUESKY_APP_PASSWORD): only known posts heal via getPosts, posts written in between are not found',
+    ...(options.onSkip ? { onSkip: options.onSkip } : {}),
     ...options.stream,
   });
-  return { network, ingest, stream };
+  return {
+    network,
+    source,
+    /** The official accounts' ids, from the handles the rules name. */
+    authorByHandle: (handle: string) => network.authorByHandle(officialHandle(handle)),
+    authorsOf: (ids: readonly string[]) => network.authorsByIds(ids),
+    currentHandle: (did: string) => currentHandle(config, did),
+  };
 }
 
 const dnsAndWellKnown = new HandleResolver({});

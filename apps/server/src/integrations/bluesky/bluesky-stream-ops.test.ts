@@ -7,7 +7,7 @@ import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
 import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld, type Did } from '../../test/bluesky-world';
 import { createWorkerRuntime } from '../../worker-runtime';
-import { GAP_JOB } from './bluesky-gap-fill';
+import { GAP_JOB } from '../../jobs/stream-gap';
 
 const HOUR = 3_600_000;
 

@@ -1,16 +1,15 @@
 import type { NetworkUsage } from '@manaboard/contract/admin';
-import type { Db } from '../../db/schema';
-import { readState } from '../../modules/mana/ingest-state.repository';
-import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
-import type { StreamCursor } from './bluesky-stream';
+import type { StreamCursor } from '../../social/stream-source';
 
 /**
- * The console's usage panel for Bluesky, from the stream's stored cursor (ingest_state, job `stream`): the
- * commit time of the last event stored and how far behind now it is. Reconnects are counted in the worker
- * process's metrics, not stored, so the console reports them as unknown (null).
+ * The console's usage panel for Bluesky, from the stream's stored state (the engine's ingest_state row of the
+ * stream job): the commit time of the last event stored and how far behind now it is. Reconnects are counted in the
+ * worker process's metrics, not stored, so the console reports them as unknown (null).
  */
-export async function blueskyStreamStatus(db: Db, now: Date): Promise<NetworkUsage> {
-  const state = await readState(db, STREAM_JOB);
+export function blueskyStreamStatus(
+  state: { cursor: unknown; last_error: string | null } | undefined,
+  now: Date,
+): NetworkUsage {
   const cursor = (state?.cursor ?? {}) as StreamCursor;
   const lastEventAt = cursor.time ? new Date(cursor.time) : null;
   return {

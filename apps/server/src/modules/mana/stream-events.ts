@@ -1,38 +1,12 @@
 import type { ProgrammeRules } from '@manaboard/contract';
 import type { PostMetrics } from '../../social/social-network';
+import type { PostEvent, PostRef, StreamEvent } from '../../social/stream-source';
 import { matchesProgramme } from '../programme/programme.service';
 
 /** The job name under which the stream's cursor (and its errors) are kept in ingest_state. */
 export const STREAM_JOB = 'stream';
 
-/** A reference to another post, with its author (an event names both). */
-export type PostRef = { id: string; authorId: string };
-
-/**
- * What a network's event stream says, in the engine's terms (the adapter decodes its own records into these):
- * a post was written (perhaps replying to or quoting another), a post was liked or reposted, a record (post,
- * like or repost) was deleted, an account changed its handle.
- */
-export type StreamEvent =
-  | {
-      type: 'post';
-      id: string;
-      authorId: string;
-      text: string;
-      /** Hashtags the post carries (without '#'), also those not written in its text. */
-      tags: readonly string[];
-      /** Network user ids the post mentions. */
-      mentions: readonly string[];
-      createdAt: Date;
-      replyTo: PostRef | null;
-      quotes: PostRef | null;
-    }
-  | { type: 'like' | 'repost'; id: string; authorId: string; subject: PostRef; createdAt: Date }
-  | { type: 'delete'; id: string; authorId: string }
-  /** An account's identity changed (perhaps its handle: the engine asks the network for the confirmed one). */
-  | { type: 'identity'; authorId: string };
-
-export type PostEvent = Extract<StreamEvent, { type: 'post' }>;
+export type { PostEvent, PostRef, StreamEvent } from '../../social/stream-source';
 
 export type RecordKind = 'like' | 'repost' | 'reply' | 'quote';
 
@@ -79,21 +53,49 @@ function edgeBase(e: PostEvent, seenAt: number) {
 }
 
 /**
- * The posts of a batch the programme follows: `candidates` name the programme (a keyword or hashtag in the text, a
- * hashtag among the post's tags, or a mention of an official account) and are by anyone but the official accounts,
- * originals and quotes (never replies, as on the polling networks); `officialPosts` are the official accounts' own.
+ * Whether a post names the programme: a keyword or hashtag in its text, a hashtag among its tags, or a mention of an
+ * official account. Compiled once per rules version: the stream asks it for every post on the network, so a post
+ * that holds none of the terms' text is turned down before the full match (matchesProgramme) runs.
+ */
+export function programmeNamer(
+  rules: ProgrammeRules,
+  officialIds: ReadonlySet<string>,
+): (post: PostEvent) => boolean {
+  const hashtags = new Set(rules.hashtags.map((t) => t.replace(/^#/, '').toLowerCase()));
+  // Every match in the text holds one of these (a keyword's first word, '#tag', '@handle'), lower-cased.
+  const needles = [
+    ...rules.keywords.flatMap(
+      (k) =>
+        k
+          .toLowerCase()
+          .match(/[\p{L}\p{N}_]+/gu)
+          ?.slice(0, 1) ?? [],
+    ),
+    ...rules.hashtags.map((t) => `#${t.replace(/^#/, '').toLowerCase()}`),
+    ...rules.officialHandles.map((h) => `@${h.replace(/^@/, '').toLowerCase()}`),
+  ];
+  const textNames = (text: string) => {
+    const lower = text.toLowerCase();
+    return needles.some((n) => lower.includes(n)) && matchesProgramme(rules, text);
+  };
+  return (p) =>
+    textNames(p.text) ||
+    p.tags.some((t) => hashtags.has(t.replace(/^#/, '').toLowerCase())) ||
+    p.mentions.some((id) => officialIds.has(id));
+}
+
+/**
+ * The posts of a batch the programme follows: `candidates` name the programme (programmeNamer) and are by anyone
+ * but the official accounts, originals and quotes (never replies, as on the polling networks); `officialPosts` are
+ * the official accounts' own.
  */
 export function programmePosts(
   rules: ProgrammeRules,
   officialIds: ReadonlySet<string>,
   events: readonly StreamEvent[],
+  names: (post: PostEvent) => boolean = programmeNamer(rules, officialIds),
 ): { candidates: PostEvent[]; officialPosts: PostEvent[] } {
   const postEvents = events.flatMap((e) => (e.type === 'post' ? [e] : []));
-  const hashtags = new Set(rules.hashtags.map((t) => t.replace(/^#/, '').toLowerCase()));
-  const names = (p: PostEvent) =>
-    matchesProgramme(rules, p.text) ||
-    p.tags.some((t) => hashtags.has(t.replace(/^#/, '').toLowerCase())) ||
-    p.mentions.some((id) => officialIds.has(id));
   return {
     candidates: postEvents.filter((p) => !p.replyTo && !officialIds.has(p.authorId) && names(p)),
     officialPosts: postEvents.filter((p) => !p.replyTo && officialIds.has(p.authorId)),

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { ProgrammeRules } from '@manaboard/contract';
-import type { Database, Db } from '../../db/schema';
+import type { Database } from '../../db/schema';
 import type { PostMetrics, SocialAuthor, SocialNetwork } from '../../social/social-network';
 import * as authors from './authors.repository';
 import * as posts from './posts.repository';
 import * as interactionsRepo from './interactions.repository';
 import { saveCursor } from './ingest-state.repository';
 import { isPastWindow } from './ingest.service';
+import { applyDeletions } from './stream-deletions';
+import { storeNewPosts } from './stream-new-posts';
 import { DAY_MS } from '../../time';
 import { recordInteractions, type FoundInteraction } from './interactions.service';
 import {
@@ -28,7 +30,15 @@ export { ORPHAN_LIMIT, ORPHAN_TTL_MS } from './stream-orphans';
 
 const PRUNE_EVERY_MS = 3_600_000;
 
-export type StreamBatchResult = { tracked: number; counted: number; uncounted: number; interactions: number };
+export type StreamBatchResult = {
+  tracked: number;
+  counted: number;
+  uncounted: number;
+  interactions: number;
+  /** Posts the programme follows from now on (new tracked and official posts) and the accounts now involved. */
+  followed: string[];
+  involved: string[];
+};
 
 type Deps = {
   db: Kysely<Database>;
@@ -100,12 +110,21 @@ export class StreamIngest {
     const profileOf = await this.profiles(candidates);
     const renames = await confirmedRenames(this.deps.db, events, this.deps.currentHandle, this.deps.log);
 
-    const result: StreamBatchResult = { tracked: 0, counted: 0, uncounted: 0, interactions: 0 };
+    const result: StreamBatchResult = {
+      tracked: 0,
+      counted: 0,
+      uncounted: 0,
+      interactions: 0,
+      followed: [],
+      involved: [],
+    };
     const resolvedOrphans: string[] = [];
     const unresolved: Edge[] = [];
     await this.deps.db.transaction().execute(async (trx) => {
-      const fresh = await this.storeNewPosts(trx, candidates, profileOf, now);
+      const fresh = await storeNewPosts(trx, candidates, profileOf, now);
       result.tracked = fresh.length;
+      result.followed.push(...fresh.map((p) => p.id), ...officialPosts.map((p) => p.id));
+      result.involved.push(...fresh.map((p) => p.authorId));
       await interactionsRepo.upsertOfficialPosts(
         trx,
         officialPosts.map((p) => ({ id: p.id, authorId: p.authorId, createdAt: p.createdAt })),
@@ -129,6 +148,7 @@ export class StreamIngest {
       for (const e of edges) if (!tracked.has(e.subject.id) && !isOfficial(e)) unresolved.push(e);
       const counted = await records.countOnce(trx, relevant);
       result.counted = counted.length;
+      result.involved.push(...counted.map((e) => e.authorId));
 
       const delta = new Map<string, PostMetrics>();
       const move = (subjectId: string, kind: RecordKind, by: number) => {
@@ -144,37 +164,17 @@ export class StreamIngest {
           found.push({ memberId: e.authorId, postId: e.subject.id, kind: e.kind });
       }
 
-      // Deletions: a record takes back what it gave; a tracked post stops counting; an official post is gone.
-      const touched: string[] = [];
-      for (let i = 0; i < deletions.length; i += 1000) {
-        const chunk = deletions.slice(i, i + 1000);
-        for (const r of await records.uncount(trx, chunk)) {
-          result.uncounted++;
-          if (!tracked.has(r.subject_id)) {
-            const post = await records.readTracked(trx, r.subject_id);
-            if (!post) continue; // an official post's interaction: the settle job's re-check sees it gone
-            tracked.set(r.subject_id, post);
-          }
-          move(r.subject_id, r.kind, -1);
-        }
-        const deletedPosts = await trx
-          .selectFrom('posts')
-          .select(['id', 'created_at'])
-          .where('id', 'in', chunk)
-          .where('final', '=', false)
-          .execute();
-        for (const p of deletedPosts) {
-          const author = await posts.markMissing(
-            trx,
-            { id: p.id, status: 'deleted', final: isPastWindow(rules, p.created_at, now) },
-            now,
-          );
-          if (author) touched.push(author);
-          tracked.delete(p.id);
-          delta.delete(p.id);
-        }
-        await trx.updateTable('official_posts').set({ deleted: true }).where('id', 'in', chunk).execute();
-      }
+      const deleted = await applyDeletions(
+        trx,
+        rules,
+        deletions,
+        tracked,
+        move,
+        (id) => delta.delete(id),
+        now,
+      );
+      result.uncounted = deleted.uncounted;
+      const touched = deleted.touched;
 
       // New counts of live posts inside their refresh window; past it, the refresh's last read decides.
       const updates = [...delta].flatMap(([id, d]) => {
@@ -223,66 +223,6 @@ export class StreamIngest {
       );
       return new Map();
     }
-  }
-
-  /** New tracked posts and their authors (a replayed or edited post keeps its row and counts). */
-  private async storeNewPosts(
-    trx: Db,
-    candidates: readonly PostEvent[],
-    profileOf: ReadonlyMap<string, SocialAuthor>,
-    now: Date,
-  ): Promise<PostEvent[]> {
-    if (candidates.length === 0) return [];
-    const ids = candidates.map((p) => p.id);
-    const known = new Set(
-      (await trx.selectFrom('posts').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
-    );
-    const fresh = [...new Map(candidates.filter((p) => !known.has(p.id)).map((p) => [p.id, p])).values()];
-    if (fresh.length === 0) return [];
-    const stored = new Map(
-      (
-        await trx
-          .selectFrom('authors')
-          .select(['id', 'handle', 'display_name', 'avatar_url'])
-          .where(
-            'id',
-            'in',
-            fresh.map((p) => p.authorId),
-          )
-          .execute()
-      ).map((r) => [r.id, r]),
-    );
-    await authors.upsertAuthors(
-      trx,
-      fresh.map((p) => {
-        const profile = profileOf.get(p.authorId);
-        const row = stored.get(p.authorId);
-        return {
-          id: p.authorId,
-          handle: profile?.handle ?? row?.handle ?? p.authorId,
-          displayName: profile?.displayName ?? row?.display_name ?? p.authorId,
-          avatarUrl: profile?.avatarUrl ?? row?.avatar_url ?? null,
-          firstTrackedAt: p.createdAt,
-        };
-      }),
-      now,
-    );
-    await posts.upsertPosts(
-      trx,
-      fresh.map((p) => ({
-        id: p.id,
-        authorId: p.authorId,
-        text: p.text,
-        createdAt: p.createdAt,
-        kind: p.quotes ? ('quote' as const) : ('original' as const),
-        likes: 0,
-        replies: 0,
-        reposts: 0,
-        quotes: 0,
-      })),
-      now,
-    );
-    return fresh;
   }
 
   /**

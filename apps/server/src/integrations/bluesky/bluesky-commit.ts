@@ -1,0 +1,98 @@
+import { decode } from '@atcute/cbor';
+import type { StreamInterest } from '../../social/stream-interest';
+import type { StreamEvent } from '../../social/stream-source';
+import type { CarBlocks, CidBytes } from './bluesky-car';
+import { MalformedRecordError, STREAM_COLLECTIONS, toStreamEvent } from './bluesky-events';
+
+/** A commit's op as the frame carries it: what changed at which path, and the new record's CID. */
+type Op = { action?: unknown; path?: unknown; cid?: { $bytes?: Uint8Array; bytes?: Uint8Array } | null };
+
+/** The fields of a #commit frame's body read here. */
+export type CommitBody = {
+  seq: number;
+  repo: string;
+  commit?: unknown;
+  rev?: unknown;
+  ops?: unknown;
+  blocks?: unknown;
+  time?: unknown;
+  tooBig?: unknown;
+};
+
+/** Checks a commit in verified mode: null when it holds, else why not. */
+export type CommitVerifier = {
+  verify(body: CommitBody, blocks: CarBlocks): Promise<string | null>;
+  /** The account's key may have changed (an identity event): read it again next time. */
+  forget(did: string): void;
+};
+
+const WANTED = new Set(STREAM_COLLECTIONS);
+
+/** A CID link's raw bytes, whichever shape the decoder gives it. */
+export function linkBytes(link: unknown): CidBytes | null {
+  if (typeof link !== 'object' || link === null) return null;
+  const l = link as { $bytes?: unknown; bytes?: unknown };
+  if (l.$bytes instanceof Uint8Array) return l.$bytes;
+  if (l.bytes instanceof Uint8Array) return l.bytes;
+  return null;
+}
+
+/**
+ * A commit's events the interest keeps, op by op in commit order: a deletion is judged by its account before
+ * anything is decoded, a post, like or repost has its own record block decoded (found by its CID among the
+ * commit's blocks; the tree nodes are never decoded), every other collection is passed over. A record that cannot
+ * be read, or fails its schema, is left out and named in `malformed` (the other ops still count).
+ */
+export function commitEvents(
+  body: CommitBody,
+  blocks: CarBlocks,
+  interest: StreamInterest,
+  time: string | null,
+): { events: StreamEvent[]; malformed: string[] } {
+  const events: StreamEvent[] = [];
+  const malformed: string[] = [];
+  const ops = Array.isArray(body.ops) ? (body.ops as Op[]) : [];
+  const did = body.repo;
+  for (const op of ops) {
+    if (typeof op.path !== 'string') {
+      malformed.push('an op without a path');
+      continue;
+    }
+    const slash = op.path.indexOf('/');
+    const collection = slash > 0 ? op.path.slice(0, slash) : op.path;
+    if (!WANTED.has(collection)) continue;
+    const rkey = op.path.slice(slash + 1);
+    const id = `at://${did}/${op.path}`;
+    if (op.action === 'delete') {
+      if (interest.concernsAccount(did)) events.push({ type: 'delete', id, authorId: did });
+      continue;
+    }
+    if (op.action !== 'create' && op.action !== 'update') {
+      malformed.push(`${id}: unknown action ${String(op.action)}`);
+      continue;
+    }
+    const cid = linkBytes(op.cid);
+    const bytes = cid ? blocks.get(cid) : undefined;
+    if (!bytes) {
+      malformed.push(`${id}: its record block is missing`);
+      continue;
+    }
+    try {
+      const record: unknown = decode(bytes);
+      const event = toStreamEvent({
+        event: op.action,
+        did,
+        collection,
+        rkey,
+        record,
+        time: time ?? new Date().toISOString(),
+      });
+      if (event) events.push(...interest.keep(event));
+    } catch (error) {
+      malformed.push(
+        error instanceof MalformedRecordError ? error.message : `${id}: ${(error as Error).message}`,
+      );
+    }
+  }
+  return { events, malformed };
+}

@@ -1,0 +1,237 @@
+import WebSocket from 'ws';
+import type { StreamInterest } from '../../social/stream-interest';
+import type {
+  GapFiller,
+  SkipReason,
+  StreamBatch,
+  StreamCursor,
+  StreamEvent,
+  StreamLog,
+  StreamSource,
+} from '../../social/stream-source';
+import type { FrameReader, FrameResult } from './bluesky-frames';
+
+/**
+ * How long Bluesky's relay keeps events to replay from a cursor. Assumed conservatively (the relay's replay window
+ * is a setting of the relay): a stored cursor older than this is reported as a gap.
+ */
+export const RELAY_REPLAY_MS = 24 * 3_600_000;
+
+/** The socket refuses a message larger than this (memory's bound); the reader skips smaller oversized frames. */
+const SOCKET_MAX_PAYLOAD = 64 * 1024 * 1024;
+
+export type FirehoseOptions = {
+  /** The relay (or, in tests, a PDS) serving com.atproto.sync.subscribeRepos, ws(s)://. */
+  relayUrl: string;
+  log: StreamLog;
+  reader: FrameReader;
+  /** Kept events per batch at most (default 500). */
+  batchSize?: number;
+  /** A partial batch (or the cursor alone) is handed on after this long (default 1 s). */
+  flushMs?: number;
+  /** A ping is sent this often; a connection silent for `idleTimeoutMs` (no frame, no pong) is stalled. */
+  heartbeatMs?: number;
+  idleTimeoutMs?: number;
+  /** Frames read but not handled yet at most; the socket is paused beyond (default 2,000). */
+  maxQueuedFrames?: number;
+  gapFill?: GapFiller | undefined;
+  gapNote: string;
+  /** Counts what was skipped (the operator's metric); each is also logged. */
+  onSkip?: (reason: SkipReason) => void;
+};
+
+/** Thrown when the relay goes silent without closing the connection. */
+export class StalledConnectionError extends Error {
+  override readonly name = 'StalledConnectionError';
+}
+
+/**
+ * The Bluesky stream source: com.atproto.sync.subscribeRepos over a WebSocket, each frame read by the frame reader
+ * (bluesky-frames.ts: filter before decode), kept events handed to the engine in batches with the cursor after
+ * them (`{ seq, time }`). Frames wait in a bounded queue (the socket is paused when it is full), so a slow database
+ * holds the relay rather than memory. A closed, failed or stalled connection (no frame and no pong for
+ * `idleTimeoutMs`) ends the read with an error: the engine resumes from its stored cursor after a backoff.
+ */
+export class BlueskyFirehose implements StreamSource {
+  readonly name = 'Bluesky relay';
+  readonly replayWindowMs = RELAY_REPLAY_MS;
+  readonly gapFill: GapFiller | undefined;
+  readonly gapNote: string;
+  /** Frames and records skipped since start, by reason. */
+  readonly skipped = new Map<SkipReason, number>();
+
+  constructor(private readonly options: FirehoseOptions) {
+    this.gapFill = options.gapFill;
+    this.gapNote = options.gapNote;
+  }
+
+  async *read(
+    cursor: StreamCursor | null,
+    interest: StreamInterest,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamBatch> {
+    const o = this.options;
+    const url = new URL('/xrpc/com.atproto.sync.subscribeRepos', o.relayUrl);
+    if (typeof cursor?.seq === 'number') url.searchParams.set('cursor', String(cursor.seq));
+    const socket = new WebSocket(url, { maxPayload: SOCKET_MAX_PAYLOAD });
+    const queue = new FrameQueue(socket, o.maxQueuedFrames ?? 2_000);
+    const idle = o.idleTimeoutMs ?? 60_000;
+    const heartbeat = setInterval(
+      () => {
+        if (Date.now() - queue.activeAt > idle) {
+          this.skip('stalled-connection', `no frame and no pong for ${idle} ms`);
+          queue.fail(new StalledConnectionError(`the relay went silent for ${idle} ms`));
+          socket.terminate();
+        } else if (socket.readyState === WebSocket.OPEN) socket.ping();
+      },
+      o.heartbeatMs ?? Math.min(30_000, idle / 3),
+    );
+    const onAbort = () => queue.wake();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const batchSize = o.batchSize ?? 500;
+    const flushMs = o.flushMs ?? 1_000;
+    let events: StreamEvent[] = [];
+    let seen = 0;
+    let last: { seq: number; time: string | null } | null = null;
+    let lastTime: string | null = null;
+    let startedAt = Date.now();
+    const batch = (): StreamBatch => {
+      const b: StreamBatch = {
+        events,
+        cursor: last?.time ? { seq: last.seq, time: last.time } : { seq: last?.seq },
+        cursorTime: last?.time ? new Date(last.time) : null,
+        seen,
+      };
+      events = [];
+      seen = 0;
+      startedAt = Date.now();
+      return b;
+    };
+    try {
+      while (!signal.aborted) {
+        const frame = queue.next();
+        if (!frame) {
+          if (queue.failure) throw queue.failure;
+          if (last && seen > 0 && Date.now() - startedAt >= flushMs) yield batch();
+          else await queue.waitFor(last && seen > 0 ? flushMs - (Date.now() - startedAt) : flushMs);
+          continue;
+        }
+        const pending = o.reader.read(frame, interest);
+        const result = pending instanceof Promise ? await pending : pending;
+        const at = this.handle(result);
+        if (at) {
+          seen++;
+          // A frame without a time (an unknown kind) keeps the time of the one before: the cursor's time stays known.
+          lastTime = at.time ?? lastTime;
+          last = { seq: at.seq, time: lastTime };
+          if (result.kind === 'events') for (const e of result.events) events.push(e);
+        }
+        if (seen > 0 && (events.length >= batchSize || Date.now() - startedAt >= flushMs)) yield batch();
+      }
+    } finally {
+      clearInterval(heartbeat);
+      signal.removeEventListener('abort', onAbort);
+      socket.removeAllListeners();
+      socket.on('error', () => undefined);
+      socket.terminate();
+    }
+  }
+
+  /** Logs and counts what was skipped; the frame's position when the cursor moves past it. */
+  private handle(result: FrameResult): { seq: number; time: string | null } | null {
+    switch (result.kind) {
+      case 'events':
+        for (const detail of result.malformed) this.skip('malformed-record', detail, result.seq);
+        return { seq: result.seq, time: result.time };
+      case 'skip':
+        this.skip(result.reason, result.detail, result.seq);
+        return result.seq === null ? null : { seq: result.seq, time: result.time };
+      case 'info':
+        this.options.log.warn({ name: result.name, message: result.message }, 'bluesky stream: relay info');
+        return null;
+      case 'error':
+        throw new Error(`the relay answered ${result.name}: ${result.message}`);
+    }
+  }
+
+  private skip(reason: SkipReason, detail: string, seq: number | null = null): void {
+    this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+    this.options.onSkip?.(reason);
+    this.options.log.warn({ reason, detail, seq }, 'bluesky stream: input skipped');
+  }
+}
+
+/** Frames received and not handled yet, bounded: the socket is paused while it is full. */
+class FrameQueue {
+  private frames: Uint8Array[] = [];
+  private head = 0;
+  private waiter: (() => void) | null = null;
+  private paused = false;
+  failure: Error | null = null;
+  activeAt = Date.now();
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly limit: number,
+  ) {
+    socket.on('message', (data: Buffer) => {
+      this.frames.push(data);
+      this.activeAt = Date.now();
+      if (this.frames.length - this.head >= limit && !this.paused) {
+        this.paused = true;
+        socket.pause();
+      }
+      this.wake();
+    });
+    socket.on('pong', () => {
+      this.activeAt = Date.now();
+    });
+    socket.on('open', () => {
+      this.activeAt = Date.now();
+    });
+    socket.on('close', (code: number, reason: Buffer) =>
+      this.fail(
+        new Error(
+          `the relay closed the connection (${code}${reason.length ? `: ${reason.toString()}` : ''})`,
+        ),
+      ),
+    );
+    socket.on('error', (error: Error) => this.fail(error));
+  }
+
+  next(): Uint8Array | undefined {
+    if (this.head >= this.frames.length) return undefined;
+    const frame = this.frames[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.frames.length) {
+      this.frames = this.frames.slice(this.head);
+      this.head = 0;
+    }
+    if (this.paused && this.frames.length - this.head < this.limit / 2) {
+      this.paused = false;
+      this.socket.resume();
+    }
+    return frame;
+  }
+
+  fail(error: Error): void {
+    this.failure ??= error;
+    this.wake();
+  }
+
+  wake(): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.();
+  }
+
+  /** Until a frame arrives, the connection fails, or `ms` pass. */
+  waitFor(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.wake(), Math.max(1, ms));
+      this.waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,165 @@
+import { toBytes } from '@atcute/cbor';
+import { describe, expect, it } from 'vitest';
+import { StreamInterest } from '../../social/stream-interest';
+import type { PostEvent } from '../../social/stream-source';
+import { createFrameReader, type FrameResult } from './bluesky-frames';
+import { block, commitFrame, frame, like, post, rawBlock } from './bluesky-frames.test-support';
+
+const ANN = 'did:plc:ann';
+const BOB = 'did:plc:bob';
+const HQ = 'did:plc:hq';
+const TRACKED = `at://${ANN}/app.bsky.feed.post/tracked`;
+
+function interest(): StreamInterest {
+  const i = new StreamInterest();
+  i.load({
+    tracked: [TRACKED],
+    people: [ANN],
+    officials: [HQ],
+    names: (p: PostEvent) => p.text.includes('#ManaBoard'),
+  });
+  return i;
+}
+
+async function read(bytes: Uint8Array, into = interest(), maxFrameBytes?: number): Promise<FrameResult> {
+  return createFrameReader(maxFrameBytes ? { maxFrameBytes } : {}).read(bytes, into);
+}
+
+const kept = (r: FrameResult) => (r.kind === 'events' ? r.events.map((e) => [e.type, e.authorId]) : r);
+
+describe('the Bluesky frame reader: filter before decode', () => {
+  it('keeps what concerns the programme and drops the rest before the database', async () => {
+    const i = interest();
+    // A like of a tracked post and one of an unknown post, in one commit of Bob's.
+    const r = await read(
+      await commitFrame(7, BOB, [
+        { action: 'create', path: 'app.bsky.feed.like/a', block: await like(TRACKED) },
+        {
+          action: 'create',
+          path: 'app.bsky.feed.like/b',
+          block: await like(`at://${BOB}/app.bsky.feed.post/x`),
+        },
+      ]),
+      i,
+    );
+    expect(r).toMatchObject({ kind: 'events', seq: 7, time: '2026-01-01T00:00:07.000Z', malformed: [] });
+    expect(kept(r)).toEqual([['like', BOB]]);
+    // The other like waits for its post: a post naming the programme brings it along.
+    const later = await read(
+      await commitFrame(8, BOB, [
+        { action: 'create', path: 'app.bsky.feed.post/x', block: await post('off #ManaBoard') },
+      ]),
+      i,
+    );
+    expect(kept(later)).toEqual([
+      ['post', BOB],
+      ['like', BOB],
+    ]);
+    // Deletions are judged by their account alone: Ann is known, Carol is nobody.
+    const del = async (did: string) =>
+      kept(await read(await commitFrame(9, did, [{ action: 'delete', path: 'app.bsky.feed.like/z' }]), i));
+    expect(await del(ANN)).toEqual([['delete', ANN]]);
+    expect(await del('did:plc:carol')).toEqual([]);
+  });
+
+  it('never decodes the blocks of other collections or the tree nodes', async () => {
+    // Not CBOR at all: decoding any of them would fail and be reported.
+    const garbage = await rawBlock(new Uint8Array([0xff, 0xfe, 0xfd]));
+    const r = await read(
+      await commitFrame(
+        3,
+        BOB,
+        [
+          { action: 'create', path: 'app.bsky.graph.follow/f', block: garbage },
+          { action: 'create', path: 'app.bsky.feed.like/a', block: await like(TRACKED) },
+        ],
+        [await rawBlock(new Uint8Array([0xff, 0x00]))],
+      ),
+    );
+    expect(r).toMatchObject({ kind: 'events', seq: 3, malformed: [] });
+    expect(kept(r)).toEqual([['like', BOB]]);
+  });
+});
+
+describe('the Bluesky frame reader: bad input is skipped, never thrown', () => {
+  it('a malformed frame: skipped with no cursor (nothing in it can be trusted)', async () => {
+    expect(await read(new Uint8Array([0x1f, 0xff, 0x00, 0x12]))).toMatchObject({
+      kind: 'skip',
+      reason: 'malformed-frame',
+      seq: null,
+    });
+    // A header and a body that is no map.
+    expect(await read(frame({ op: 1, t: '#commit' }, [1, 2]))).toMatchObject({
+      kind: 'skip',
+      reason: 'malformed-frame',
+    });
+    // A commit whose blocks are no CAR archive: skipped at its sequence number.
+    const body = {
+      seq: 5,
+      repo: BOB,
+      ops: [],
+      blocks: toBytes(new TextEncoder().encode('not a car')),
+      time: 't',
+    };
+    expect(await read(frame({ op: 1, t: '#commit' }, body))).toMatchObject({
+      kind: 'skip',
+      reason: 'malformed-frame',
+      seq: 5,
+    });
+  });
+
+  it('an oversized frame: skipped at its sequence number, its blocks unread', async () => {
+    const big = await commitFrame(11, BOB, [
+      {
+        action: 'create',
+        path: 'app.bsky.feed.post/p',
+        block: await post(`#ManaBoard ${'x'.repeat(5_000)}`),
+      },
+    ]);
+    expect(await read(big, interest(), 1_000)).toMatchObject({
+      kind: 'skip',
+      reason: 'oversized-frame',
+      seq: 11,
+    });
+    expect(kept(await read(big, interest(), 10_000))).toEqual([['post', BOB]]);
+  });
+
+  it('an unknown frame type: skipped at its sequence number; account and sync events move the cursor only', async () => {
+    expect(await read(frame({ op: 1, t: '#weird' }, { seq: 12 }))).toMatchObject({
+      kind: 'skip',
+      reason: 'unknown-frame',
+      seq: 12,
+    });
+    expect(await read(frame({ op: 1, t: '#account' }, { seq: 13, did: ANN, active: false }))).toMatchObject({
+      kind: 'events',
+      seq: 13,
+      events: [],
+    });
+  });
+
+  it('an unknown op, or a record failing its schema, is left out; the rest of the commit still counts', async () => {
+    const r = await read(
+      await commitFrame(14, BOB, [
+        { action: 'frobnicate', path: 'app.bsky.feed.like/a', block: await like(TRACKED) },
+        { action: 'create', path: 'app.bsky.feed.post/p', block: await block({ createdAt: 'never' }) },
+        { action: 'create', path: 'app.bsky.feed.like/b', block: await block({ subject: 'nothing' }) },
+        { action: 'create', path: 'app.bsky.feed.like/c', block: await like(TRACKED) },
+      ]),
+    );
+    expect(kept(r)).toEqual([['like', BOB]]);
+    const malformed = r.kind === 'events' ? r.malformed : [];
+    expect(malformed).toHaveLength(3);
+    expect(malformed[0]).toMatch(/unknown action frobnicate/);
+  });
+
+  it("the relay's error frame ends the connection; identity events pass only for known accounts", async () => {
+    expect(await read(frame({ op: -1 }, { error: 'FutureCursor', message: 'too far' }))).toEqual({
+      kind: 'error',
+      name: 'FutureCursor',
+      message: 'too far',
+    });
+    const identity = (did: string) => frame({ op: 1, t: '#identity' }, { seq: 20, did, time: 't' });
+    expect(kept(await read(identity(ANN)))).toEqual([['identity', ANN]]);
+    expect(kept(await read(identity(BOB)))).toEqual([]);
+  });
+});

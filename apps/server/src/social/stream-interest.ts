@@ -1,0 +1,156 @@
+import type { PostEvent, StreamEvent } from './stream-source';
+
+/** Events waiting for a post the stream has not shown yet, at most this many (the oldest leave first)... */
+export const WAITING_LIMIT = 50_000;
+/** ...each for at most this long. */
+export const WAITING_TTL_MS = 15 * 60_000;
+
+/** What the engine knows of the programme, to load into the interest (jobs/stream.job.ts). */
+export type InterestSnapshot = {
+  /** Posts whose likes, reposts, replies and quotes count: tracked posts still moving, official posts. */
+  tracked: Iterable<string>;
+  /** Accounts whose deletions and identity changes matter: authors, counted records' authors, linked members. */
+  people: Iterable<string>;
+  /** The official accounts' network user ids. */
+  officials: Iterable<string>;
+  /** Whether a post names the programme (its terms: keywords, hashtags, official mentions). */
+  names: (post: PostEvent) => boolean;
+};
+
+/**
+ * What the programme cares about, held in memory so a source drops the events that concern nobody before they
+ * reach the database (on the public network almost all of them). The engine loads it from the database and keeps
+ * it current; a source asks `concernsAccount` before decoding a deletion or identity event and `keep` once a record
+ * is decoded. `keep` is a superset of what the engine stores (the engine decides with the database): an event it
+ * drops can change nothing, one it keeps may still change nothing.
+ *
+ * A source reads ahead of what is stored, so `keep` records at once what it lets through (a post that names the
+ * programme is tracked from then on, its author's deletions matter). Likes, reposts, replies and quotes of a post not
+ * known yet wait (bounded: WAITING_LIMIT, WAITING_TTL_MS): events of different accounts arrive in no causal order,
+ * and they pass with their post if it turns out to be tracked.
+ */
+export class StreamInterest {
+  private tracked = new Set<string>();
+  private people = new Set<string>();
+  private officials = new Set<string>();
+  private names: (post: PostEvent) => boolean = () => false;
+  private readonly waiting = new Map<string, Array<{ event: StreamEvent; at: number }>>();
+  private waitingCount = 0;
+  /** What `keep` added since the engine began loading a snapshot (it must survive the snapshot). */
+  private addedSince: { tracked: string[]; people: string[] } | null = null;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The engine is about to read a snapshot: what the source lets through meanwhile is kept across `load`. */
+  beginLoad(): void {
+    this.addedSince = { tracked: [], people: [] };
+  }
+
+  /** Replaces what the interest knows with the engine's snapshot (plus what passed since `beginLoad`). */
+  load(snapshot: InterestSnapshot): void {
+    const added = this.addedSince;
+    this.tracked = new Set(snapshot.tracked);
+    this.people = new Set(snapshot.people);
+    this.officials = new Set(snapshot.officials);
+    for (const id of this.officials) this.people.add(id);
+    for (const id of added?.tracked ?? []) this.tracked.add(id);
+    for (const id of added?.people ?? []) this.people.add(id);
+    this.names = snapshot.names;
+    this.addedSince = null;
+  }
+
+  /** Tells the interest about posts and accounts the engine now follows (e.g. found by a gap fill). */
+  add(tracked: Iterable<string>, people: Iterable<string>): void {
+    for (const id of tracked) this.track(id);
+    for (const id of people) this.involve(id);
+  }
+
+  get size(): { tracked: number; people: number; waiting: number } {
+    return { tracked: this.tracked.size, people: this.people.size, waiting: this.waitingCount };
+  }
+
+  /** Whether a deletion or identity change by this account can matter (asked before decoding anything). */
+  concernsAccount(accountId: string): boolean {
+    return this.people.has(accountId);
+  }
+
+  /** Whether any post names the programme or an account is official: a source may skip all posts otherwise. */
+  isFollowed(postId: string): boolean {
+    return this.tracked.has(postId);
+  }
+
+  /**
+   * The events to pass on for one decoded event: none (it concerns nobody, or it waits for its post), the event,
+   * or the event followed by those that waited for it.
+   */
+  keep(event: StreamEvent): StreamEvent[] {
+    switch (event.type) {
+      case 'delete':
+      case 'identity':
+        return this.people.has(event.authorId) ? [event] : [];
+      case 'like':
+      case 'repost':
+        if (this.counts(event.subject.id, event.subject.authorId)) return this.pass(event);
+        this.wait(event.subject.id, event);
+        return [];
+      case 'post':
+        return this.keepPost(event);
+    }
+  }
+
+  private keepPost(post: PostEvent): StreamEvent[] {
+    const official = this.officials.has(post.authorId);
+    if (!post.replyTo && (official || this.names(post))) {
+      this.track(post.id);
+      return [...this.pass(post), ...this.release(post.id)];
+    }
+    const edges = [post.replyTo, post.quotes].filter((ref) => ref !== null);
+    if (edges.some((ref) => this.counts(ref.id, ref.authorId))) return this.pass(post);
+    for (const ref of edges) this.wait(ref.id, post);
+    return [];
+  }
+
+  private counts(postId: string, authorId: string): boolean {
+    return this.tracked.has(postId) || this.officials.has(authorId);
+  }
+
+  private pass(event: StreamEvent): StreamEvent[] {
+    this.involve(event.authorId);
+    return [event];
+  }
+
+  private track(id: string): void {
+    if (this.tracked.has(id)) return;
+    this.tracked.add(id);
+    this.addedSince?.tracked.push(id);
+  }
+
+  private involve(id: string): void {
+    if (this.people.has(id)) return;
+    this.people.add(id);
+    this.addedSince?.people.push(id);
+  }
+
+  private wait(postId: string, event: StreamEvent): void {
+    const at = this.now();
+    const list = this.waiting.get(postId);
+    if (list) list.push({ event, at });
+    else this.waiting.set(postId, [{ event, at }]);
+    this.waitingCount++;
+    // Oldest first (a Map iterates in insertion order): past the age or over the limit, they are dropped.
+    for (const [id, first] of this.waiting) {
+      const oldest = first[0];
+      if (this.waitingCount <= WAITING_LIMIT && oldest && at - oldest.at < WAITING_TTL_MS) break;
+      this.waiting.delete(id);
+      this.waitingCount -= first.length;
+    }
+  }
+
+  private release(postId: string): StreamEvent[] {
+    const list = this.waiting.get(postId);
+    if (!list) return [];
+    this.waiting.delete(postId);
+    this.waitingCount -= list.length;
+    return list.map((w) => w.event).flatMap((e) => this.pass(e));
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The stream half of the social-network port (issue 22): what a network's repository event stream says, in the
+ * engine's terms, and the contract of a source that reads it. A source knows nothing of the database; the engine's
+ * stream job (jobs/stream.job.ts) owns the loop, the stored cursor, gaps and backoff.
+ */
+import type { StreamInterest } from './stream-interest';
+
+/** A reference to another post, with its author (an event names both). */
+export type PostRef = { id: string; authorId: string };
+
+/**
+ * What a network's event stream says, in the engine's terms (the adapter decodes its own records into these):
+ * a post was written (perhaps replying to or quoting another), a post was liked or reposted, a record (post,
+ * like or repost) was deleted, an account changed its handle.
+ */
+export type StreamEvent =
+  | {
+      type: 'post';
+      id: string;
+      authorId: string;
+      text: string;
+      /** Hashtags the post carries (without '#'), also those not written in its text. */
+      tags: readonly string[];
+      /** Network user ids the post mentions. */
+      mentions: readonly string[];
+      createdAt: Date;
+      replyTo: PostRef | null;
+      quotes: PostRef | null;
+    }
+  | { type: 'like' | 'repost'; id: string; authorId: string; subject: PostRef; createdAt: Date }
+  | { type: 'delete'; id: string; authorId: string }
+  /** An account's identity changed (perhaps its handle: the engine asks the network for the confirmed one). */
+  | { type: 'identity'; authorId: string };
+
+export type PostEvent = Extract<StreamEvent, { type: 'post' }>;
+
+/**
+ * Where a stream stopped, as its source writes it: a JSON object stored as it is (Bluesky: `{ seq, time }`).
+ * `time`, when the source knows it, is the network's time of the newest event read (ISO 8601): the engine reads
+ * it to tell a gap (older than the source replays) and the lag.
+ */
+export type StreamCursor = Readonly<Record<string, unknown>> & { readonly time?: string };
+
+/** What a source yields: the events the programme may care about, and the cursor after them. */
+export type StreamBatch = {
+  /** Kept events (those the interest says concern nobody were dropped before decoding their records fully). */
+  events: StreamEvent[];
+  cursor: StreamCursor;
+  /** The network's time of the newest event read (null when unknown). */
+  cursorTime: Date | null;
+  /** Events read from the network for this batch, kept and dropped. */
+  seen: number;
+};
+
+/** A window of the network's time the stream could not replay. */
+export type GapWindow = { since: Date; until: Date };
+
+/** The programme's terms, as a gap fill searches for them. */
+export type ProgrammeTerms = {
+  keywords: readonly string[];
+  hashtags: readonly string[];
+  officialHandles: readonly string[];
+};
+
+/**
+ * Finds, outside the stream, the posts written in a gap (e.g. a network's authenticated search for the programme's
+ * terms) and hands them to `store` (which stores them by the stream's own rules and returns how many it tracked).
+ * Resolves with what it did, or null when stopped by `signal` (the engine remembers the window for the next start).
+ */
+export type GapFiller = (
+  window: GapWindow,
+  terms: ProgrammeTerms,
+  store: (events: readonly StreamEvent[]) => Promise<number>,
+  signal: AbortSignal,
+) => Promise<{ calls: number; found: number; tracked: number } | null>;
+
+/**
+ * A network's event stream. `read` yields batches from `cursor` (null: the live end) until `signal` aborts; the
+ * engine stores each batch before it asks for the next, so a slow database holds the stream (a source buffers at
+ * most a bounded amount). A failure (connection lost, refused, stalled) rejects the iteration: the engine
+ * backs off and calls `read` again from its stored cursor. Events the source cannot read (a malformed frame, a
+ * record failing its schema, a bad signature) are skipped by the source and counted, never thrown.
+ */
+export interface StreamSource {
+  /** For the log. */
+  readonly name: string;
+  /** How far back the network replays from a cursor: a stored cursor older than this is a gap. */
+  readonly replayWindowMs: number;
+  read(
+    cursor: StreamCursor | null,
+    interest: StreamInterest,
+    signal: AbortSignal,
+  ): AsyncIterable<StreamBatch>;
+  /** Fills a gap, when the network has a way to (else a gap heals only for known posts, by the refresh job). */
+  readonly gapFill?: GapFiller | undefined;
+  /** How a gap heals on this network, for the log and the operator (with or without `gapFill`). */
+  readonly gapNote: string;
+}
+
+/** Events a source skipped, by why (each also logged): the operator's metric of bad input. */
+export type SkipReason =
+  | 'malformed-frame'
+  | 'oversized-frame'
+  | 'unknown-frame'
+  | 'malformed-record'
+  | 'bad-signature'
+  | 'stalled-connection';
+
+/** The minimal log a source writes to (pino's shape). */
+export type StreamLog = {
+  info: (obj: object, msg: string) => void;
+  warn: (obj: object, msg: string) => void;
+  error: (obj: object, msg: string) => void;
+};
