@@ -1,245 +1,146 @@
-// The Bluesky event consumer (issue 12): events per second the worker's consumer stores (the official @atproto/sync
-// Firehose decoding, filtering for the programme, and writing each batch with its cursor in one transaction on
-// PGlite) against a bare loop over the very same stream range that only decodes (the same Firehose and decoder, no
-// database): the ratio is what storing costs. Commits are taken as the relay verified them (the default,
-// BLUESKY_VERIFY_COMMITS off); decoding with each commit's signature checked is reported beside. The stream is a
-// real local AT Protocol network's PDS (@atproto/dev-env, on PostgreSQL: TEST_DATABASE_URL, else
-// BENCH_DATABASE_URL), seeded with accounts posting (some with the programme's hashtag), liking and reposting each
-// other, in two mixes (about half the events concerning tracked posts, and a public mix where about 95% concern
-// none). For scale: Bluesky's relay carries over 2,000 events/s (docs.bsky.app/blog/relay-ops).
-import { IdResolver, MemoryCache } from '@atproto/identity';
-import { Firehose } from '@atproto/sync';
+// Issue 22: the Bluesky consumer end to end from memory: the recorded frames (bench/lib/firehose-recording.ts) through
+// the Bluesky source's frame reader and the engine's stream job (jobs/stream.job.ts: the interest in memory, each
+// batch stored with its cursor in one transaction by StreamIngest), on PGlite and on PostgreSQL (TEST_DATABASE_URL),
+// public and programme mix, beside the frame reader alone over the same frames in the same round. Events/s = frames
+// read ÷ time from the job's start until the last frame's cursor is stored. The authors' profiles, which the worker
+// reads from the AppView for new authors, come from the recording's accounts (the recording's network is gone).
 import pino from 'pino';
-import type { SeedClient } from '@atproto/dev-env';
-import { systemClock } from '../apps/server/src/integrations/x/clock';
-import { openDatabase } from '../apps/server/src/db/database';
+import { systemClock } from '../apps/server/src/clock';
+import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import {
-  commitOp,
-  STREAM_COLLECTIONS,
-  toStreamEvent,
-} from '../apps/server/src/integrations/bluesky/bluesky-events';
-import { createBlueskyReading } from '../apps/server/src/integrations/bluesky/bluesky-reading';
+import { StreamJob } from '../apps/server/src/jobs/stream.job';
 import { saveCursor } from '../apps/server/src/modules/mana/ingest-state.repository';
-import { STREAM_JOB } from '../apps/server/src/modules/mana/stream-ingest.service';
+import { STREAM_JOB, StreamIngest } from '../apps/server/src/modules/mana/stream-ingest.service';
 import { readRulesFile, saveRules } from '../apps/server/src/modules/programme/programme.service';
-import {
-  atprotoNetworkSkipReason,
-  startAtprotoNetwork,
-  type LocalAtprotoNetwork,
-} from '../apps/server/src/test/atproto-network';
-import { BENCH_PG_URL } from './lib/mana-db';
-import { benchRounds, fmt, median, ratio } from './lib/stats';
+import type { SocialAuthor } from '../apps/server/src/social/social-network';
+import { createScratchSchema } from '../apps/server/src/test/postgres-schema';
+import { createFrameReader } from '../apps/server/src/integrations/bluesky/bluesky-frames';
+import { StreamInterest } from '../apps/server/src/social/stream-interest';
+import { programmeNamer } from '../apps/server/src/modules/mana/stream-events';
+import { framesOf, loadRecording, type Recording } from './lib/firehose-recording';
+import { rounds } from './lib/firehose-timing';
+import { memorySource } from './lib/memory-source';
+import { fmt, median, ratio } from './lib/stats';
 
-const rounds = benchRounds();
-/** Accounts seeded; each writes posts, likes and reposts (BENCH_STREAM_ACCOUNTS to change the size). */
-const accounts = Number(process.env.BENCH_STREAM_ACCOUNTS ?? 30);
-const POSTS_EACH = 10;
-const LIKES_EACH = 40;
-const REPOSTS_EACH = 10;
+type Kind = 'pglite' | 'postgres';
+const pgUrl = process.env.TEST_DATABASE_URL;
 
-type Did = `did:${string}:${string}`;
-
-type Ref = Awaited<ReturnType<SeedClient['post']>>['ref'];
-
-/**
- * The two mixes measured:
- * - `programme`: every other post names the programme and likes and reposts fall on any post, so about half the
- *   events concern a tracked post (a busy programme's own corner of the network);
- * - `public`: one post in 20 names the programme and likes and reposts fall on any post of the mix, so about 95%
- *   of events concern no tracked post, as on the public relay, where the programme is a tiny part of the traffic.
- */
-type Mix = 'programme' | 'public';
-
-async function seed(
-  net: LocalAtprotoNetwork,
-  sc: SeedClient,
-  mix: Mix,
-  dids: Did[],
-  official: Did,
-): Promise<void> {
-  const every = mix === 'programme' ? 2 : 20;
-  const refs: Ref[] = [];
-  if (mix === 'programme') refs.push((await sc.post(official, 'Welcome to #ManaBoard')).ref);
-  await Promise.all(
-    dids.map(async (did, i) => {
-      for (let p = 0; p < POSTS_EACH; p++) {
-        const text =
-          (i * POSTS_EACH + p) % every === 0
-            ? `take ${p} on #ManaBoard from ${i}`
-            : `an off-topic thought ${p}`;
-        refs.push((await sc.post(did, text)).ref);
-      }
-    }),
-  );
-  await Promise.all(
-    dids.map(async (did, i) => {
-      for (let k = 0; k < LIKES_EACH; k++) {
-        const subject = refs[(i * 7 + k * 13) % refs.length];
-        if (subject) await sc.like(did, subject);
-      }
-      for (let k = 0; k < REPOSTS_EACH; k++) {
-        const subject = refs[(i * 11 + k * 17 + 1) % refs.length];
-        if (subject) await sc.repost(did, subject);
-      }
-    }),
-  );
-  await net.network.processAll();
+async function open(kind: Kind): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+  if (kind === 'pglite')
+    return { database: await openDatabase({ kind: 'pglite' }), drop: async () => undefined };
+  const schema = await createScratchSchema(pgUrl ?? '', 'bench-stream');
+  return {
+    database: await openDatabase({ kind: 'postgres', url: pgUrl ?? '', schema: schema.name }),
+    drop: schema.drop,
+  };
 }
 
-/** One seed client for all (it keeps each account's session). */
-async function accountsOf(sc: SeedClient): Promise<{ dids: Did[]; official: Did }> {
-  const dids: Did[] = [];
-  for (let i = 0; i < accounts; i++) {
-    const account = await sc.createAccount(`bench${i}`, {
-      handle: `bench${i}.test`,
-      email: `bench${i}@example.test`,
-      password: `bench${i}-password`,
-    });
-    dids.push(account.did);
-  }
-  const official = await sc.createAccount('benchhq', {
-    handle: 'benchhq.test',
-    email: 'benchhq@example.test',
-    password: 'benchhq-password',
-  });
-  return { dids, official: official.did };
-}
-
-const resolver = (net: LocalAtprotoNetwork) =>
-  new IdResolver({ plcUrl: net.plcUrl, didCache: new MemoryCache(), fetch: globalThis.fetch });
-
-/**
- * Decode only (and verify each commit's signature when `verify`), from `from` to `to`: events per second and how
- * many events there were.
- */
-async function bare(
-  net: LocalAtprotoNetwork,
-  from: number,
-  to: number,
-  verify: boolean,
-): Promise<{ perSecond: number; events: number }> {
-  let events = 0;
-  const started = performance.now();
-  await new Promise<void>((resolve) => {
-    const firehose: Firehose = new Firehose({
-      idResolver: resolver(net),
-      service: net.streamUrl,
-      filterCollections: STREAM_COLLECTIONS,
-      excludeIdentity: true,
-      excludeAccount: true,
-      excludeSync: true,
-      getCursor: () => from,
-      unauthenticatedCommits: !verify,
-      onError: () => undefined,
-      handleEvent: (event) => {
-        const op = commitOp(event);
-        if (!op) return;
-        toStreamEvent(op);
-        events++;
-        if (event.seq >= to) void firehose.destroy().then(resolve);
-      },
-    });
-    void firehose.start();
-  });
-  return { perSecond: events / ((performance.now() - started) / 1000), events };
-}
-
-/** The worker's consumer, storing into a fresh PGlite, from `from` until `to` is stored. */
-async function consumer(
-  net: LocalAtprotoNetwork,
-  from: number,
-  to: number,
-  events: number,
-): Promise<{ perSecond: number; counted: number; tracked: number }> {
-  const database = await openDatabase({ kind: 'pglite' });
+/** One stored replay of `frames` into a fresh database: events/s and what it stored. */
+async function stored(recording: Recording, frames: Uint8Array[], seqs: number[], kind: Kind) {
+  const { meta } = recording;
+  const { database, drop } = await open(kind);
   try {
-    await migrateToLatest(database.db);
-    await saveRules(database.db, { ...(await readRulesFile()), officialHandles: ['benchhq'] }, 'bench');
-    await saveCursor(database.db, STREAM_JOB, { seq: from }, new Date());
-    const reading = createBlueskyReading({
-      config: {
-        appviewUrl: net.appviewUrl,
-        plcUrl: net.plcUrl,
-        relayUrl: net.streamUrl,
-        handleResolverUrl: undefined,
-        allowHttp: true,
-        verifyCommits: false,
-        postUrlBase: 'https://bsky.app',
-      },
-      db: database.db,
-      log: pino({ level: 'warn' }),
-      clock: systemClock,
-      officialHandleDomain: 'test',
+    const db = database.db;
+    await migrateToLatest(db);
+    const official = meta.official.handle.split('.')[0] ?? 'benchhq';
+    await saveRules(db, { ...(await readRulesFile()), officialHandles: [official] }, 'bench');
+    await saveCursor(db, STREAM_JOB, { seq: (seqs[0] ?? 1) - 1 }, new Date());
+    const profile = (did: string, handle: string): SocialAuthor => ({
+      networkUserId: did,
+      handle,
+      displayName: handle,
+      avatarUrl: null,
+      createdAt: null,
+      followers: null,
+      protected: false,
     });
+    const byDid = new Map(meta.accounts.map((a) => [a.did as string, profile(a.did, a.handle)]));
+    const log = pino({ level: process.env.BENCH_LOG ?? 'warn' });
+    const ingest = new StreamIngest({
+      db,
+      network: {
+        authorByHandle: async (handle) =>
+          handle === official ? (byDid.get(meta.official.did) ?? null) : null,
+      },
+      authorsOf: async (ids) => ids.flatMap((id) => byDid.get(id) ?? []),
+      log,
+    });
+    // A batch of events that concern nobody has its cursor saved at once (cursorEveryMs 0), not up to a second
+    // later: the timing ends when the last frame's cursor is stored.
+    const job = new StreamJob({
+      db,
+      ingest,
+      source: memorySource(frames, seqs),
+      log,
+      clock: systemClock,
+      cursorEveryMs: 0,
+    });
+    const last = seqs.at(-1) ?? 0;
     const started = performance.now();
-    await reading.stream.start();
-    await reading.stream.storedThrough(to);
+    await job.start();
+    await job.storedUntil((cursor) => typeof cursor.seq === 'number' && cursor.seq >= last);
     const seconds = (performance.now() - started) / 1000;
-    await reading.stream.stop();
+    await job.stop();
     const count = async (table: 'stream_records' | 'posts') =>
-      (
-        await database.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n;
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return {
-      perSecond: events / seconds,
-      counted: Number(await count('stream_records')),
-      tracked: Number(await count('posts')),
+      perSecond: frames.length / seconds,
+      posts: await count('posts'),
+      records: await count('stream_records'),
     };
   } finally {
     await database.close();
+    await drop();
   }
 }
 
-export async function streamBench(): Promise<void> {
-  process.env.TEST_DATABASE_URL ??= BENCH_PG_URL;
-  const skip = atprotoNetworkSkipReason();
-  if (skip) {
-    console.log(`bluesky event consumer: skipped (${skip})`);
-    return;
+/** The frame reader alone over the same frames (no batching, no database), for the ratio. */
+async function readerAlone(recording: Recording, frames: Uint8Array[]): Promise<number> {
+  const rules = { ...(await readRulesFile()), officialHandles: ['benchhq'] };
+  const officials = new Set([recording.meta.official.did]);
+  const interest = new StreamInterest();
+  interest.load({ tracked: [], people: [], officials, names: programmeNamer(rules, officials) });
+  const reader = createFrameReader();
+  const started = performance.now();
+  for (const frame of frames) {
+    const pending = reader.read(frame, interest);
+    if (pending instanceof Promise) await pending;
   }
-  const net = await startAtprotoNetwork();
-  try {
-    const sc = net.network.getSeedClient();
-    const { dids, official } = await accountsOf(sc);
-    const ranges: Array<{ mix: Mix; from: number; to: number }> = [];
-    for (const mix of ['programme', 'public'] as const) {
-      const from = (await net.network.pds.ctx.sequencer.curr()) ?? 0;
-      await seed(net, sc, mix, dids, official);
-      ranges.push({ mix, from, to: (await net.network.pds.ctx.sequencer.curr()) ?? 0 });
-    }
-    for (const { mix, from, to } of ranges) {
-      const bareRates: number[] = [];
-      const verifiedRates: number[] = [];
+  return frames.length / ((performance.now() - started) / 1000);
+}
+
+export async function streamBench(): Promise<void> {
+  const recording = await loadRecording((line) => console.log(line));
+  const kinds: Kind[] = pgUrl ? ['pglite', 'postgres'] : ['pglite'];
+  if (!pgUrl) console.log('bluesky consumer on PostgreSQL: skipped (set TEST_DATABASE_URL to measure it)');
+  for (const mix of ['public', 'programme'] as const) {
+    const range = recording.meta.phases[mix];
+    const frames = framesOf(recording, range);
+    const seqs = recording.seqs.filter((s) => s >= range.fromSeq && s <= range.toSeq);
+    for (const kind of kinds) {
       const storedRates: number[] = [];
-      const ratios: number[] = [];
-      let events = 0;
-      let concerning = 0;
+      const readerRates: number[] = [];
+      let last = { posts: 0, records: 0 };
       for (let round = 0; round < rounds; round++) {
-        verifiedRates.push((await bare(net, from, to, true)).perSecond);
-        const b = await bare(net, from, to, false);
-        events = b.events;
-        const stored = await consumer(net, from, to, b.events);
-        // Events that concern a tracked post: the tracked posts themselves and the records counted on them.
-        concerning = stored.tracked + stored.counted;
-        bareRates.push(b.perSecond);
-        storedRates.push(stored.perSecond);
-        ratios.push(ratio(stored.perSecond, b.perSecond));
+        readerRates.push(await readerAlone(recording, frames));
+        const r = await stored(recording, frames, seqs, kind);
+        storedRates.push(r.perSecond);
+        last = r;
       }
-      const share = events > 0 ? Math.round((100 * (events - concerning)) / events) : 0;
+      const ratios = storedRates.map((s, i) => ratio(s, readerRates[i] ?? Number.NaN));
       console.log(
-        `bluesky event consumer, ${mix} mix: ${events} events (${accounts} accounts posting, liking, reposting; ` +
-          `${share}% concern no tracked post; ${rounds} rounds): ` +
-          `stored ${fmt(median(storedRates), 0)} events/s (decode + filter + write, PGlite; BLUESKY_VERIFY_COMMITS ` +
-          `off, the default) = ${fmt(median(ratios))}× of decoding alone (${fmt(median(bareRates), 0)} events/s); ` +
-          `decoding with each commit's signature checked (BLUESKY_VERIFY_COMMITS=true): ` +
-          `${fmt(median(verifiedRates), 0)} events/s; Bluesky's relay carries over 2,000 events/s`,
+        `bluesky consumer from memory, ${mix} mix on ${kind === 'pglite' ? 'PGlite' : 'PostgreSQL'} (${frames.length} ` +
+          `events; ${last.posts} posts tracked, ${last.records} records counted; ${rounds} rounds, medians): stored ` +
+          `${fmt(median(storedRates), 0)} events/s = ${fmt(median(ratios))}× the frame reader alone ` +
+          `(${fmt(median(readerRates), 0)} events/s)`,
       );
     }
-  } finally {
-    await net.close();
   }
 }
