@@ -7,6 +7,8 @@ import { totalsBench } from './totals';
 import { ingestBench } from './ingest';
 import { streamBench } from './stream';
 import { firehoseDecodersBench } from './stream-decoders';
+import { liveStreamBench } from './stream-live';
+import { loadRecording } from './lib/firehose-recording';
 import { clusterBench } from './cluster';
 import { asUsersGetIt } from './as-users-get-it';
 import { latencyVsBare } from './lib/latency';
@@ -138,3 +140,5 @@ if (!only || only === 'web-budget') await webBudget();
 if (!only || only === 'cluster') await clusterBench();
 if (!only || only === 'bluesky-stream') await streamBench();
 if (!only || only === 'bluesky-stream' || only === 'bluesky-decoders') await firehoseDecodersBench();
+if (!only || only === 'bluesky-stream' || only === 'bluesky-live')
+  await liveStreamBench(await loadRecording());
