@@ -7,6 +7,8 @@ import { totalsBench } from './totals';
 import { ingestBench } from './ingest';
 import { streamBench } from './stream';
 import { firehoseDecodersBench } from './stream-decoders';
+import { liveStreamBench } from './stream-live';
+import { loadRecording } from './lib/firehose-recording';
 import { clusterBench } from './cluster';
 import { asUsersGetIt } from './as-users-get-it';
 import { latencyVsBare } from './lib/latency';
@@ -121,6 +123,19 @@ async function coldStart(): Promise<void> {
   );
 }
 
+/** The Bluesky sections need the recorded firehose: made at first (a local PDS, better-sqlite3 on Node 24). */
+async function withFirehose(section: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await loadRecording((line) => console.log(line));
+  } catch (error) {
+    console.log(
+      `${section}: skipped (the firehose could not be recorded: ${String(error)}; run npm install again)`,
+    );
+    return;
+  }
+  await run();
+}
+
 console.log(`Manaboard benchmarks — Node ${process.version}, ${os.cpus().length} cores`);
 const only = process.argv[2];
 if (!only || only === 'user') await asUsersGetIt();
@@ -136,5 +151,8 @@ if (!only || only === 'totals') await totalsBench('pglite');
 if (!only || only === 'totals-pg') await totalsBench('postgres');
 if (!only || only === 'web-budget') await webBudget();
 if (!only || only === 'cluster') await clusterBench();
-if (!only || only === 'bluesky-stream') await streamBench();
-if (!only || only === 'bluesky-stream' || only === 'bluesky-decoders') await firehoseDecodersBench();
+if (!only || only === 'bluesky-stream') await withFirehose('bluesky-stream', streamBench);
+if (!only || only === 'bluesky-stream' || only === 'bluesky-decoders')
+  await withFirehose('bluesky-decoders', firehoseDecodersBench);
+if (!only || only === 'bluesky-stream' || only === 'bluesky-live')
+  await withFirehose('bluesky-live', async () => liveStreamBench(await loadRecording()));

@@ -21,34 +21,9 @@ import {
   type Verifier,
 } from './lib/firehose-signatures';
 import { summarise } from './lib/firehose-summary';
-import { benchRounds, fmt, median, ratio } from './lib/stats';
-
-const rounds = Math.max(benchRounds(), 3);
-/** Each timing repeats its loop until it has run this long (the recording is a few thousand frames). */
-const MIN_MS = Number(process.env.BENCH_FIREHOSE_MIN_MS ?? 400);
-
-async function timeLoop(run: () => Promise<unknown> | unknown, items: number): Promise<number> {
-  let reps = 0;
-  const started = performance.now();
-  do {
-    await run();
-    reps++;
-  } while (performance.now() - started < MIN_MS);
-  return (items * reps) / ((performance.now() - started) / 1000);
-}
-
-/** Events/s of each subject, interleaved round by round (the order rotates), medians. */
-async function interleaved<T>(subjects: T[], run: (subject: T) => Promise<number>): Promise<number[][]> {
-  const rates: number[][] = subjects.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (let k = 0; k < subjects.length; k++) {
-      const i = (k + round) % subjects.length;
-      const subject = subjects[i];
-      if (subject !== undefined) rates[i]?.push(await run(subject));
-    }
-  }
-  return rates;
-}
+import { interleaved, rounds, timeLoop } from './lib/firehose-timing';
+import { fmt, median, ratio } from './lib/stats';
+import { frameReaderBench } from './stream-reader';
 
 function describe(recording: Recording): void {
   const { meta } = recording;
@@ -137,4 +112,5 @@ export async function firehoseDecodersBench(): Promise<void> {
   describe(recording);
   await decoders(recording);
   await signatures(recording);
+  await frameReaderBench(recording);
 }

@@ -1,157 +1,87 @@
-// The Bluesky event consumer (issue 22): events per second the worker's whole consumer stores, replayed from memory
-// on frames recorded from a real local PDS (bench/lib/firehose-recording.ts: deep repositories, multi-op commits,
-// deletions, identity and account events), on one core, no network in the timing: each frame through the Bluesky
-// frame reader (filter before decode, @atcute), kept events through the engine's stream job (jobs/stream.job.ts:
-// one transaction per batch with its cursor, cursor-only saves at most once a second) into PGlite and PostgreSQL;
-// beside a bare loop that only reads the frames and decoding alone (the programme's records, no filter, no
-// database), in interleaved rounds (medians). Verified mode (BLUESKY_VERIFY_COMMITS=true: each commit's signature
-// checked with its account's recorded key, each op proven from the signed tree) is reported beside, on PGlite.
-import pino from 'pino';
-import { systemClock } from '../apps/server/src/integrations/x/clock';
+// Issue 22: the Bluesky consumer end to end from memory: the recorded frames (bench/lib/firehose-recording.ts) through
+// the Bluesky source's frame reader and the engine's stream job (jobs/stream.job.ts: the interest in memory, each
+// batch stored with its cursor in one transaction by StreamIngest), on PGlite and on PostgreSQL (TEST_DATABASE_URL),
+// public and programme mix, beside the frame reader alone over the same frames in the same round. Events/s = frames
+// read ÷ time from the job's start until the last frame's cursor is stored. The authors' profiles, which the worker
+// reads from the AppView for new authors, come from the recording's accounts (the recording's network is gone).
+import { readRulesFile } from '../apps/server/src/modules/programme/programme.service';
 import { createFrameReader } from '../apps/server/src/integrations/bluesky/bluesky-frames';
-import { BlueskyCommitVerifier } from '../apps/server/src/integrations/bluesky/bluesky-verify';
-import { StreamJob } from '../apps/server/src/jobs/stream.job';
-import { StreamIngest } from '../apps/server/src/modules/mana/stream-ingest.service';
-import { readRulesFile, saveRules } from '../apps/server/src/modules/programme/programme.service';
-import { openTestDatabase, type TestDatabaseKind } from '../apps/server/src/test/test-database';
-import { testEnv } from '../apps/server/src/config/test-env';
-import { atcuteDecoder, bareLoop } from './lib/firehose-decoders';
+import { StreamInterest } from '../apps/server/src/social/stream-interest';
+import { programmeNamer } from '../apps/server/src/modules/mana/stream-events';
 import { framesOf, loadRecording, type Recording } from './lib/firehose-recording';
+import { rounds } from './lib/firehose-timing';
 import { memorySource } from './lib/memory-source';
-import { benchRounds, fmt, median, ratio } from './lib/stats';
+import { openConsumer, pgUrl, type DbKind } from './lib/stream-consumer';
+import { fmt, median, ratio } from './lib/stats';
 
-const rounds = Math.max(benchRounds(), 3);
-const log = pino({ level: 'warn' });
-
-type Subject = { name: string; run: (mix: Mix) => Promise<{ perSecond: number; note?: string }> };
-type Mix = 'public' | 'programme';
-
-/** The frames of a mix, and of the fill before it (replayed untimed first, so the programme knows its posts). */
-function framesFor(recording: Recording, mix: Mix) {
-  const { phases } = recording.meta;
-  const before = mix === 'public' ? [phases.fill] : [phases.fill, phases.public];
-  return {
-    setup: before.flatMap((range) => framesOf(recording, range)),
-    timed: framesOf(recording, phases[mix]),
-  };
-}
-
-/** The whole consumer on a fresh database: setup frames untimed, then the mix's frames timed. */
-async function consumer(recording: Recording, mix: Mix, kind: TestDatabaseKind, verified: boolean) {
-  const database = await openTestDatabase(kind);
+/** One stored replay of `frames` into a fresh database: events/s and what it stored. */
+async function stored(recording: Recording, frames: Uint8Array[], seqs: number[], kind: DbKind) {
+  // A batch of events that concern nobody has its cursor saved at once (cursorEveryMs 0), not up to a second
+  // later: the timing ends when the last frame's cursor is stored.
+  const consumer = await openConsumer({
+    meta: recording.meta,
+    kind,
+    source: memorySource(frames, seqs),
+    fromSeq: (seqs[0] ?? 1) - 1,
+    cursorEveryMs: 0,
+  });
   try {
-    const { official } = recording.meta;
-    const rules = { ...(await readRulesFile()), officialHandles: [official.handle] };
-    await saveRules(database.db, rules, 'bench');
-    const ingest = new StreamIngest({
-      db: database.db,
-      network: {
-        authorByHandle: async (handle) =>
-          handle === official.handle
-            ? {
-                networkUserId: official.did,
-                handle,
-                displayName: handle,
-                avatarUrl: null,
-                createdAt: null,
-                followers: null,
-                protected: false,
-              }
-            : null,
-      },
-      // Profiles are a network call in production (the AppView); here authors are stored by id.
-      authorsOf: () => Promise.resolve([]),
-      log,
-    });
-    const keys = recording.meta.signingKeys;
-    const reader = () =>
-      createFrameReader(
-        verified
-          ? {
-              verifier: new BlueskyCommitVerifier({ plcUrl: 'http://unused', allowHttp: false }, (did) =>
-                keys[did] ? Promise.resolve(keys[did]) : Promise.reject(new Error(`no key for ${did}`)),
-              ),
-            }
-          : {},
-      );
-    const run = async (frames: Uint8Array[]) => {
-      const source = memorySource(frames, reader());
-      const job = new StreamJob({ db: database.db, ingest, source, log, clock: systemClock });
-      await job.start();
-      const finished = await source.finished;
-      await job.stop();
-      return { seconds: (finished - source.began) / 1000, kept: source.kept };
+    const last = seqs.at(-1) ?? 0;
+    const started = performance.now();
+    await consumer.job.start();
+    await consumer.job.storedUntil((cursor) => typeof cursor.seq === 'number' && cursor.seq >= last);
+    const seconds = (performance.now() - started) / 1000;
+    await consumer.job.stop();
+    return {
+      perSecond: frames.length / seconds,
+      posts: await consumer.count('posts'),
+      records: await consumer.count('stream_records'),
     };
-    const { setup, timed } = framesFor(recording, mix);
-    await run(setup);
-    const { seconds, kept } = await run(timed);
-    return { perSecond: timed.length / seconds, note: `${kept} kept` };
   } finally {
-    await database.close();
+    await consumer.close();
   }
 }
 
-const decodeOnly = atcuteDecoder();
-
-function subjects(recording: Recording): Subject[] {
-  const timedLoop = async (read: (frames: Uint8Array[]) => unknown, frames: Uint8Array[]) => {
-    let reps = 0;
-    const started = performance.now();
-    do {
-      await read(frames);
-      reps++;
-    } while (performance.now() - started < 400);
-    return { perSecond: (frames.length * reps) / ((performance.now() - started) / 1000) };
-  };
-  const list: Subject[] = [
-    {
-      name: 'bare loop (frames only)',
-      run: (mix) => timedLoop(bareLoop.read, framesFor(recording, mix).timed),
-    },
-    {
-      name: 'decoding alone (@atcute, every programme record, no filter)',
-      run: (mix) => timedLoop(decodeOnly.read, framesFor(recording, mix).timed),
-    },
-    { name: 'whole consumer, PGlite', run: (mix) => consumer(recording, mix, 'pglite', false) },
-  ];
-  if (testEnv.databaseUrl)
-    list.push({
-      name: 'whole consumer, PostgreSQL',
-      run: (mix) => consumer(recording, mix, 'postgres', false),
-    });
-  list.push({
-    name: 'whole consumer, verified mode, PGlite',
-    run: (mix) => consumer(recording, mix, 'pglite', true),
-  });
-  return list;
+/** The frame reader alone over the same frames (no batching, no database), for the ratio. */
+async function readerAlone(recording: Recording, frames: Uint8Array[]): Promise<number> {
+  const rules = { ...(await readRulesFile()), officialHandles: ['benchhq'] };
+  const officials = new Set([recording.meta.official.did]);
+  const interest = new StreamInterest();
+  interest.load({ tracked: [], people: [], officials, names: programmeNamer(rules, officials) });
+  const reader = createFrameReader();
+  const started = performance.now();
+  for (const frame of frames) {
+    const pending = reader.read(frame, interest);
+    if (pending instanceof Promise) await pending;
+  }
+  return frames.length / ((performance.now() - started) / 1000);
 }
 
 export async function streamBench(): Promise<void> {
   const recording = await loadRecording((line) => console.log(line));
-  const list = subjects(recording);
+  const kinds: DbKind[] = pgUrl ? ['pglite', 'postgres'] : ['pglite'];
+  if (!pgUrl) console.log('bluesky consumer on PostgreSQL: skipped (set TEST_DATABASE_URL to measure it)');
   for (const mix of ['public', 'programme'] as const) {
-    const rates: number[][] = list.map(() => []);
-    const notes: string[] = list.map(() => '');
-    for (let round = 0; round < rounds; round++) {
-      for (let i = 0; i < list.length; i++) {
-        const subject = list[i];
-        if (!subject) continue;
-        const result = await subject.run(mix);
-        rates[i]?.push(result.perSecond);
-        notes[i] = result.note ?? '';
+    const range = recording.meta.phases[mix];
+    const frames = framesOf(recording, range);
+    const seqs = recording.seqs.filter((s) => s >= range.fromSeq && s <= range.toSeq);
+    for (const kind of kinds) {
+      const storedRates: number[] = [];
+      const readerRates: number[] = [];
+      let last = { posts: 0, records: 0 };
+      for (let round = 0; round < rounds; round++) {
+        readerRates.push(await readerAlone(recording, frames));
+        const r = await stored(recording, frames, seqs, kind);
+        storedRates.push(r.perSecond);
+        last = r;
       }
-    }
-    const frames = framesFor(recording, mix).timed.length;
-    const decoding = rates[1] ?? [];
-    console.log(
-      `bluesky event consumer, ${mix} mix (${frames} recorded events replayed from memory, one core; ${rounds} rounds, medians):`,
-    );
-    list.forEach((s, i) => {
-      const r = rates[i] ?? [];
-      const vs = median(r.map((v, k) => ratio(v, decoding[k] ?? Number.NaN)));
+      const ratios = storedRates.map((s, i) => ratio(s, readerRates[i] ?? Number.NaN));
       console.log(
-        `  ${s.name}: ${fmt(median(r), 0)} events/s (${fmt(vs)}× decoding alone)${notes[i] ? `; ${notes[i]}` : ''}`,
+        `bluesky consumer from memory, ${mix} mix on ${kind === 'pglite' ? 'PGlite' : 'PostgreSQL'} (${frames.length} ` +
+          `events; ${last.posts} posts tracked, ${last.records} records counted; ${rounds} rounds, medians): stored ` +
+          `${fmt(median(storedRates), 0)} events/s = ${fmt(median(ratios))}× the frame reader alone ` +
+          `(${fmt(median(readerRates), 0)} events/s)`,
       );
-    });
+    }
   }
 }

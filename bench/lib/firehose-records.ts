@@ -1,5 +1,6 @@
 // Record values for the recorded stream's traffic (app.bsky.* as the Bluesky app writes them), built from a seeded
-// random source so two generations with the same parameters write the same kinds of records in the same order.
+// random source so two generations with the same parameters write the same mix of records (their order across
+// accounts still depends on timing, as the accounts write concurrently).
 
 export type StrongRef = { uri: string; cid: string };
 

@@ -1,12 +1,21 @@
-// The traffic written to a local PDS before its event stream is recorded (bench/lib/firehose-recording.ts): first
-// a fill that gives a few accounts thousands of records each (so each later commit walks a deep MST and carries its
-// path of tree nodes), in applyWrites batches of 200 (the PDS's limit per call); then two mixes of everyday traffic,
-// one write per commit as apps write, with some multi-op commits, deletions, follows, blocks, profile updates,
-// handle changes (#identity) and deactivations (#account):
-// - public: about 5 % of the calls concern a tracked post (a like or repost of one, a reply to one, a new post
-//   naming the programme), as on the public relay where the programme is a tiny part of the traffic;
-// - programme: about half of them do (a busy programme's corner of the network).
+// The traffic written to a local PDS before its event stream is recorded (bench/lib/firehose-recording.ts): a fill
+// giving a few accounts thousands of records each (deep MSTs: each later commit carries its path of tree nodes), in
+// applyWrites batches of 200 (the PDS's limit); then two mixes of everyday traffic, one write per commit as apps
+// write, with multi-op commits, deletions, follows, blocks, profile updates, handle changes (#identity) and
+// deactivations (#account). Public: about 5 % of calls concern a tracked post (a like or repost of one, a reply to
+// one, a post naming the programme), as on the public relay; programme: about half do (a busy programme's corner).
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
+import {
+  apply,
+  collectionOf,
+  create,
+  rkeyOf,
+  withConcurrency,
+  World,
+  type Account,
+  type Sc,
+  type Write,
+} from './firehose-writes';
 import {
   blockRecord,
   followRecord,
@@ -16,7 +25,6 @@ import {
   profileRecord,
   repostRecord,
   seededRandom,
-  type StrongRef,
 } from './firehose-records';
 
 export type TrafficParams = {
@@ -30,8 +38,6 @@ export type TrafficParams = {
   seed: number;
 };
 
-export type Did = `did:${string}:${string}`;
-export type Account = { did: Did; handle: `${string}.${string}` };
 export type SeqRange = { fromSeq: number; toSeq: number; ms: number; calls: number };
 export type Traffic = {
   accounts: Account[];
@@ -42,76 +48,6 @@ export type Traffic = {
   signingKeys: Record<string, string>;
   phases: { fill: SeqRange; public: SeqRange; programme: SeqRange };
 };
-
-type Write =
-  | {
-      $type: 'com.atproto.repo.applyWrites#create';
-      collection: string;
-      rkey?: string;
-      value: Record<string, unknown>;
-    }
-  | {
-      $type: 'com.atproto.repo.applyWrites#update';
-      collection: string;
-      rkey: string;
-      value: Record<string, unknown>;
-    }
-  | { $type: 'com.atproto.repo.applyWrites#delete'; collection: string; rkey: string };
-
-type Sc = ReturnType<TestNetworkNoAppView['getSeedClient']>;
-
-const create = (collection: string, value: Record<string, unknown>): Write => ({
-  $type: 'com.atproto.repo.applyWrites#create',
-  collection,
-  value,
-});
-
-/** One applyWrites call (one commit); the created records' refs, in order. */
-async function apply(sc: Sc, did: Did, writes: Write[]): Promise<StrongRef[]> {
-  const res = await sc.agent.com.atproto.repo.applyWrites(
-    { repo: did, writes, validate: true },
-    { headers: sc.getHeaders(did), encoding: 'application/json' },
-  );
-  const refs: StrongRef[] = [];
-  for (const result of res.data.results ?? []) {
-    if ('uri' in result && 'cid' in result) refs.push({ uri: result.uri, cid: result.cid });
-  }
-  return refs;
-}
-
-/** Shared state of a generation: the posts one may like, and who owns what may be deleted later. */
-class World {
-  readonly tracked: StrongRef[] = [];
-  readonly untracked: StrongRef[] = [];
-  readonly deletable = new Map<Did, string[]>();
-  constructor(readonly random: () => number) {}
-  pick<T>(list: readonly T[]): T {
-    const item = list[Math.floor(this.random() * list.length)];
-    if (item === undefined) throw new Error('picked from an empty list');
-    return item;
-  }
-  remember(did: Did, uri: string): void {
-    const list = this.deletable.get(did) ?? [];
-    list.push(uri);
-    this.deletable.set(did, list);
-  }
-}
-
-async function withConcurrency<T>(
-  items: T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const item = items[next++];
-        if (item !== undefined) await work(item);
-      }
-    }),
-  );
-}
 
 const BATCH = 200;
 
@@ -165,9 +101,6 @@ async function fill(
   });
   return calls;
 }
-
-const rkeyOf = (uri: string) => uri.slice(uri.lastIndexOf('/') + 1);
-const collectionOf = (uri: string) => uri.split('/')[3] ?? '';
 
 /** One call of a mix by `account`: a write about a tracked post with probability `share`, else everyday traffic. */
 async function mixCall(

@@ -1,75 +1,58 @@
-// Recorded subscribeRepos frames as a stream source, from memory: each frame through the Bluesky frame reader (the
-// same per-frame core the relay's source runs), kept events handed to the engine in batches with the cursor after
-// them, as BlueskyFirehose batches them (at most 500 kept events, or a second's worth). No socket in the timing.
-import type { FrameReader } from '../../apps/server/src/integrations/bluesky/bluesky-frames';
+// A StreamSource over recorded frames in memory (the bench's replay with no network in the timing): the frames
+// after the cursor go through the Bluesky source's own frame reader, batched as the Bluesky source batches them
+// (500 kept events or 1 s, whichever comes first); after the last frame it waits, as a live stream would, until
+// the engine stops it.
+import { createFrameReader } from '../../apps/server/src/integrations/bluesky/bluesky-frames';
 import type { StreamInterest } from '../../apps/server/src/social/stream-interest';
-import type { StreamBatch, StreamEvent, StreamSource } from '../../apps/server/src/social/stream-source';
+import type {
+  StreamBatch,
+  StreamCursor,
+  StreamEvent,
+  StreamSource,
+} from '../../apps/server/src/social/stream-source';
 
-export type MemorySource = StreamSource & {
-  /** performance.now() when the engine first asked for batches, once its start (cursor, interest) was done. */
-  began: number;
-  /** performance.now() once every frame was read and the engine took the last batch (stored or deferred). */
-  finished: Promise<number>;
-  kept: number;
-};
+const BATCH_EVENTS = 500;
+const FLUSH_MS = 1_000;
 
-export function memorySource(
-  frames: readonly Uint8Array[],
-  reader: FrameReader,
-  batchSize = 500,
-): MemorySource {
-  let finish: (at: number) => void = () => undefined;
-  const finished = new Promise<number>((resolve) => (finish = resolve));
-  const source: MemorySource = {
-    name: 'recorded frames',
-    replayWindowMs: Number.POSITIVE_INFINITY,
-    gapNote: 'recorded frames: no gap',
-    finished,
-    began: 0,
-    kept: 0,
-    async *read(_cursor, interest: StreamInterest, signal: AbortSignal): AsyncGenerator<StreamBatch> {
-      source.began = performance.now();
+export function memorySource(frames: Uint8Array[], seqs: number[]): StreamSource {
+  const reader = createFrameReader();
+  return {
+    name: 'recorded frames (memory)',
+    replayWindowMs: Number.MAX_SAFE_INTEGER,
+    gapNote: 'no gaps in a recording',
+    async *read(cursor: StreamCursor | null, interest: StreamInterest, signal: AbortSignal) {
+      const after = typeof cursor?.seq === 'number' ? cursor.seq : -1;
       let events: StreamEvent[] = [];
       let seen = 0;
-      let seq = 0;
-      let time: string | null = null;
+      let last = null as { seq: number; time: string | null } | null;
       let startedAt = performance.now();
       const batch = (): StreamBatch => {
-        const b = {
+        const b: StreamBatch = {
           events,
+          cursor: last?.time ? { seq: last.seq, time: last.time } : { seq: last?.seq },
+          cursorTime: last?.time ? new Date(last.time) : null,
           seen,
-          cursor: { seq, ...(time ? { time } : {}) },
-          cursorTime: time ? new Date(time) : null,
         };
-        source.kept += events.length;
         events = [];
         seen = 0;
         startedAt = performance.now();
         return b;
       };
-      for (let k = 0; k < frames.length; k++) {
-        const frame = frames[k];
-        if (!frame) continue;
-        // Verified mode: signature checks run ahead, as BlueskyFirehose runs them (64 frames).
-        if (reader.prefetch && k % 32 === 0)
-          for (const next of frames.slice(k, k + 64)) reader.prefetch(next);
+      for (let i = 0; i < frames.length && !signal.aborted; i++) {
+        const frame = frames[i];
+        if (!frame || (seqs[i] ?? -1) <= after) continue;
         const pending = reader.read(frame, interest);
         const result = pending instanceof Promise ? await pending : pending;
         if (result.kind === 'events') {
+          seen++;
+          last = { seq: result.seq, time: result.time ?? last?.time ?? null };
           for (const e of result.events) events.push(e);
-          seen++;
-          seq = result.seq;
-          time = result.time ?? time;
-        } else if (result.kind === 'skip' && result.seq !== null) {
-          seen++;
-          seq = result.seq;
-        }
-        if (events.length >= batchSize || performance.now() - startedAt >= 1_000) yield batch();
+        } else if (result.kind === 'skip') throw new Error(`a recorded frame was skipped: ${result.detail}`);
+        if (events.length >= BATCH_EVENTS || performance.now() - startedAt >= FLUSH_MS) yield batch();
       }
       if (seen > 0) yield batch();
-      finish(performance.now());
-      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      if (signal.aborted) return;
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     },
   };
-  return source;
 }
