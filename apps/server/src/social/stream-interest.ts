@@ -1,4 +1,4 @@
-import type { PostEvent, StreamEvent } from './stream-source';
+import type { PostEvent, StreamEvent } from './stream-events';
 
 /** Events waiting for a post the stream has not shown yet, at most this many (the oldest leave first)... */
 export const WAITING_LIMIT = 50_000;

@@ -3,36 +3,10 @@
  * engine's terms, and the contract of a source that reads it. A source knows nothing of the database; the engine's
  * stream job (jobs/stream.job.ts) owns the loop, the stored cursor, gaps and backoff.
  */
+import type { StreamEvent } from './stream-events';
 import type { StreamInterest } from './stream-interest';
 
-/** A reference to another post, with its author (an event names both). */
-export type PostRef = { id: string; authorId: string };
-
-/**
- * What a network's event stream says, in the engine's terms (the adapter decodes its own records into these):
- * a post was written (perhaps replying to or quoting another), a post was liked or reposted, a record (post,
- * like or repost) was deleted, an account changed its handle.
- */
-export type StreamEvent =
-  | {
-      type: 'post';
-      id: string;
-      authorId: string;
-      text: string;
-      /** Hashtags the post carries (without '#'), also those not written in its text. */
-      tags: readonly string[];
-      /** Network user ids the post mentions. */
-      mentions: readonly string[];
-      createdAt: Date;
-      replyTo: PostRef | null;
-      quotes: PostRef | null;
-    }
-  | { type: 'like' | 'repost'; id: string; authorId: string; subject: PostRef; createdAt: Date }
-  | { type: 'delete'; id: string; authorId: string }
-  /** An account's identity changed (perhaps its handle: the engine asks the network for the confirmed one). */
-  | { type: 'identity'; authorId: string };
-
-export type PostEvent = Extract<StreamEvent, { type: 'post' }>;
+export type { PostEvent, PostRef, StreamEvent } from './stream-events';
 
 /**
  * Where a stream stopped, as its source writes it: a JSON object stored as it is (Bluesky: `{ seq, time }`).
