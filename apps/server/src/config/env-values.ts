@@ -17,7 +17,7 @@ export const originList = z
   .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)));
 
 /** A comma-separated list of names (a leading @ dropped, blanks ignored), each matching `pattern`. */
-const nameList = (pattern: RegExp, message: string) =>
+export const nameList = (pattern: RegExp, message: string) =>
   z
     .string()
     .transform((value) =>

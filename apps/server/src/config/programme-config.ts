@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { nameList } from './env-values';
 
 /**
  * The official accounts a deployment starts with (issue 25). The rules file's official accounts are examples for
@@ -7,16 +7,7 @@ import { z } from 'zod';
  */
 export const programmeEnvShape = {
   /** Handles (comma separated, `@` optional) of the programme's official accounts; read when the rules are seeded. */
-  OFFICIAL_ACCOUNTS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((item) => item.trim().replace(/^@/, ''))
-        .filter((item) => item.length > 0),
-    )
-    .pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,253}$/, 'must be handles, comma separated')))
-    .optional(),
+  OFFICIAL_ACCOUNTS: nameList(/^[A-Za-z0-9_.-]{1,253}$/, 'must be handles, comma separated').optional(),
 };
 
 export type ProgrammeConfig = {

@@ -121,25 +121,39 @@ export async function applyMetricsBatch(
       const author = await posts.markMissing(trx, { id: missing.id, status: missing.reason, final }, now);
       if (author) touched.push(author);
     }
-    if (answer.authors) {
-      const renamed = await authors.refreshAuthorProfiles(
-        trx,
-        answer.authors.map((a) => ({
-          id: a.networkUserId,
-          handle: a.handle,
-          displayName: a.displayName,
-          avatarUrl: a.avatarUrl,
-        })),
-        now,
-      );
-      touched.push(...renamed);
-    }
-    await authors.markAuthorsDirty(trx, touched);
-    await saveCursor(trx, cursor.job, cursor.value, now);
+    await finishMetricsBatch(trx, answer.authors, touched, cursor, now);
   });
 }
 
 /** A refresh pass reached the newest open post: the next run starts from the oldest one again. */
+/**
+ * The end of a batch of read metrics, in its transaction: the authors' profiles as the network gave them now, the
+ * touched authors marked for the totals, and the refresh's position saved with them.
+ */
+export async function finishMetricsBatch(
+  trx: Kysely<Database>,
+  answered: readonly SocialAuthor[] | undefined,
+  touched: string[],
+  cursor: { job: string; value: Record<string, unknown> },
+  now: Date,
+): Promise<void> {
+  if (answered) {
+    const renamed = await authors.refreshAuthorProfiles(
+      trx,
+      answered.map((a) => ({
+        id: a.networkUserId,
+        handle: a.handle,
+        displayName: a.displayName,
+        avatarUrl: a.avatarUrl,
+      })),
+      now,
+    );
+    touched.push(...renamed);
+  }
+  await authors.markAuthorsDirty(trx, touched);
+  await saveCursor(trx, cursor.job, cursor.value, now);
+}
+
 export async function finishRefreshPass(db: Kysely<Database>, job: string, now: Date): Promise<void> {
   await saveCursor(db, job, {}, now);
 }

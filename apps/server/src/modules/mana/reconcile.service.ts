@@ -8,11 +8,10 @@ import type {
   SocialPost,
   StreamAuthority,
 } from '../../social/social-network';
-import * as authors from './authors.repository';
 import * as posts from './posts.repository';
-import { readState, saveCursor } from './ingest-state.repository';
+import { readState } from './ingest-state.repository';
 import { STREAM_JOB } from './stream-events';
-import { isPastWindow } from './ingest.service';
+import { finishMetricsBatch, isPastWindow } from './ingest.service';
 
 const METRICS = ['likes', 'replies', 'reposts', 'quotes'] as const;
 
@@ -166,21 +165,7 @@ export async function reconcileStreamBatch(
       }
     }
 
-    if (answer.authors) {
-      const renamed = await authors.refreshAuthorProfiles(
-        trx,
-        answer.authors.map((a) => ({
-          id: a.networkUserId,
-          handle: a.handle,
-          displayName: a.displayName,
-          avatarUrl: a.avatarUrl,
-        })),
-        now,
-      );
-      touched.push(...renamed);
-    }
-    await authors.markAuthorsDirty(trx, touched);
-    await saveCursor(trx, cursor.job, cursor.value, now);
+    await finishMetricsBatch(trx, answer.authors, touched, cursor, now);
   });
   return result;
 }
