@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manaResponseSchema, type ManaAuthor } from '@manaboard/contract';
@@ -8,54 +7,20 @@ import { hasChromium } from './support/chromium';
 import { useBrowserFile } from './support/harness';
 import { linkFromCard } from './support/linking';
 import { watchPageErrors } from './support/page-errors';
-
-const widths = [375, 768, 1280, 1600] as const;
-type Width = (typeof widths)[number];
-/** Posts grid columns by width (SPEC §2): 1, then 2 from 768 px, 3 from 1280 px. */
-const gridColumns: Record<Width, number> = { 375: 1, 768: 2, 1280: 3, 1600: 3 };
-const screenshots = path.resolve(import.meta.dirname, '../test-results/screenshots');
-
-const board = (page: Page) => page.locator('section[aria-labelledby="leaderboard-title"]');
-const rows = (page: Page) => page.getByTestId('rank-row');
-const rankOf = (row: ReturnType<Page['locator']>) => row.locator('[data-rank]').textContent();
-
-const LEADERBOARD = 'section[aria-labelledby="leaderboard-title"]';
-const CARD = 'section[aria-label="Mana card"]';
-const DIALOG = '[role="dialog"]';
-
-/** Zero serious or critical accessibility findings in the parts this issue builds (`within`: CSS selectors). */
-async function expectAccessible(page: Page, what: string, within: string[]): Promise<void> {
-  let axe = new AxeBuilder({ page });
-  for (const selector of within) axe = axe.include(selector);
-  const results = await axe.analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
-}
-
-/** A screenshot of the panel alone (the sticky page header would cover its top). */
-async function shootBoard(page: Page, file: string): Promise<void> {
-  // Through the CSSOM: the app's CSP (rightly) refuses an injected <style>.
-  const header = page.getByRole('banner');
-  await header.evaluate((element: HTMLElement) => element.style.setProperty('position', 'static'));
-  await board(page).screenshot({ path: path.join(screenshots, file) });
-  await header.evaluate((element: HTMLElement) => element.style.removeProperty('position'));
-}
-
-/** The numbers in the open breakdown: each line's Mana, and the total it shows. */
-async function breakdownNumbers(page: Page) {
-  const dialog = page.getByRole('dialog', { name: /Mana breakdown/ });
-  await dialog.getByTestId('breakdown-total').or(dialog.getByRole('alert')).waitFor();
-  if (await dialog.getByRole('alert').isVisible()) {
-    throw new Error(`the breakdown failed: ${await dialog.getByRole('alert').textContent()}`);
-  }
-  const lines = await dialog
-    .getByTestId('line-mana')
-    .evaluateAll((cells) => cells.map((cell) => Number(cell.getAttribute('data-mana'))));
-  const total = Number((await dialog.getByTestId('breakdown-total').textContent())?.replace(/,/g, ''));
-  return { dialog, lines, total };
-}
+import {
+  CARD,
+  DIALOG,
+  LEADERBOARD,
+  board,
+  breakdownNumbers,
+  expectAccessible,
+  rankOf,
+  rows,
+  screenshots,
+  shootBoard,
+  showsPostsGrid,
+  widths,
+} from './leaderboard-steps';
 
 describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)', () => {
   // One server and one Chromium for the file, started side by side (support/harness.ts).
@@ -102,25 +67,7 @@ describe.skipIf(!hasChromium)('the Mana Leaderboard in the browser (demo world)'
         await expectAccessible(page, `ranks ${width}`, [LEADERBOARD]);
         await shootBoard(page, `leaderboard-ranks-${width}.png`);
 
-        // Posts by keyboard (the tabs are real tabs), a grid of 1/2/3 columns of our own cards (simulated X).
-        await page.getByRole('tab', { name: 'Ranks' }).focus();
-        await page.keyboard.press('ArrowRight');
-        expect(await page.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected')).toBe('true');
-        const grid = page.getByTestId('posts-grid');
-        await grid.waitFor();
-        const columns = await grid.evaluate(
-          (element) => getComputedStyle(element).gridTemplateColumns.split(' ').length,
-        );
-        expect(columns).toBe(gridColumns[width]);
-        expect(await page.getByTestId('post-card').count()).toBeGreaterThan(0);
-        expect(await page.locator('script[src*="platform.twitter.com"], iframe').count()).toBe(0);
-        await page
-          .getByTestId('post-card')
-          .first()
-          .getByText(/Pending|Final/)
-          .waitFor();
-        if (width === 1280) await expectAccessible(page, `posts ${width}`, [LEADERBOARD]);
-        await shootBoard(page, `leaderboard-posts-${width}.png`);
+        await showsPostsGrid(page, width);
 
         // Back to ranks; the first row's Mana opens its breakdown, whose lines sum to the figure.
         await page.keyboard.press('ArrowLeft');

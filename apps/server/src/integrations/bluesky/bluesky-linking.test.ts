@@ -1,67 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authStartResponseSchema, postsResponseSchema } from '@manaboard/contract';
 import { ConfigError } from '../../config/config';
-import {
-  atprotoNetworkSkipReason,
-  startAtprotoNetwork,
-  type LocalAtprotoNetwork,
-} from '../../test/atproto-network';
-import { cookieHeader, keepCookies, newBrowser, type Browser } from '../../test/linking-flow';
+import { atprotoNetworkSkipReason, type LocalAtprotoNetwork } from '../../test/atproto-network';
+import { newBrowser, type Browser } from '../../test/linking-flow';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { testDatabaseKinds } from '../../test/test-database';
 import { TokenVault } from '../../security/token-vault';
-import { clientKindFor, redirectUriFor } from './bluesky-oauth-client';
 import { loadOrCreateClientKey } from './bluesky-oauth-store';
+import {
+  CALLBACK,
+  START,
+  blueskyEnv as envFor,
+  getCallback,
+  latestOpenAttempt,
+  startLinking,
+  startNetworkWithAlice,
+  storeAlicePost,
+} from './bluesky-linking.test-support';
 
 const skip = atprotoNetworkSkipReason();
-const START = '/auth/bluesky/start';
-const CALLBACK = '/auth/bluesky/callback';
-
-describe('which OAuth client a public origin allows', () => {
-  it('is confidential on https, loopback on localhost and 127.0.0.1, and refused on other http origins', () => {
-    expect(clientKindFor('https://mana.example.org')).toBe('confidential');
-    expect(clientKindFor('http://localhost:3000')).toBe('loopback');
-    expect(clientKindFor('http://127.0.0.1:8080')).toBe('loopback');
-    expect(() => clientKindFor('http://mana.example.org')).toThrow(ConfigError);
-    expect(() => clientKindFor('http://mana.example.org')).toThrow(/needs an https PUBLIC_ORIGIN/);
-  });
-
-  it('returns a loopback client to 127.0.0.1, never localhost', () => {
-    expect(redirectUriFor('http://localhost:3000')).toBe('http://127.0.0.1:3000/auth/bluesky/callback');
-    expect(redirectUriFor('http://127.0.0.1:9')).toBe('http://127.0.0.1:9/auth/bluesky/callback');
-    expect(redirectUriFor('https://mana.example.org')).toBe('https://mana.example.org/auth/bluesky/callback');
-  });
-});
 
 describe.skipIf(skip !== null)('linking on Bluesky against a local AT Protocol network', () => {
   let network: LocalAtprotoNetwork;
   let alice: { did: string; handle: string };
 
   beforeAll(async () => {
-    network = await startAtprotoNetwork();
-    const seed = network.network.getSeedClient();
-    await seed.createAccount('alice', {
-      handle: 'alice.test',
-      email: 'alice@test.com',
-      password: 'alice-pass',
-    });
-    alice = { did: seed.dids.alice ?? '', handle: 'alice.test' };
-    await network.network.processAll();
+    ({ network, alice } = await startNetworkWithAlice());
   }, 120_000);
   afterAll(async () => {
     await network?.close();
   });
 
-  function blueskyEnv(origin: string): Record<string, string> {
-    return {
-      SOCIAL_NETWORK: 'bluesky',
-      PUBLIC_ORIGIN: origin,
-      BLUESKY_APPVIEW_URL: network.appviewUrl,
-      BLUESKY_PLC_URL: network.plcUrl,
-      BLUESKY_HANDLE_RESOLVER_URL: network.pdsUrl,
-      BLUESKY_ALLOW_HTTP: 'true',
-    };
-  }
+  const blueskyEnv = (origin: string) => envFor(network, origin);
 
   describe.each(testDatabaseKinds())('on %s', (kind) => {
     const origin = 'http://127.0.0.1:1';
@@ -73,23 +43,10 @@ describe.skipIf(skip !== null)('linking on Bluesky against a local AT Protocol n
       await t?.close();
     });
 
-    async function start(browser: Browser, body: Record<string, unknown>) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: START,
-        headers: { ...browser.headers, ...cookieHeader(browser, START) },
-        payload: { redirectAfter: `${origin}/auth/callback`, ...body },
-      });
-      keepCookies(browser, response.headers['set-cookie']);
-      return response;
-    }
+    const start = (browser: Browser, body: Record<string, unknown>) => startLinking(t, origin, browser, body);
 
     async function callback(browser: Browser, query: string): Promise<URL> {
-      const response = await t.app.inject({
-        method: 'GET',
-        url: `${CALLBACK}?${query}`,
-        headers: cookieHeader(browser, CALLBACK),
-      });
+      const response = await getCallback(t, browser, query);
       expect(response.statusCode, response.body).toBe(302);
       return new URL(String(response.headers.location));
     }
@@ -125,13 +82,7 @@ describe.skipIf(skip !== null)('linking on Bluesky against a local AT Protocol n
     it('uses an attempt once: a refused sign-in ends it, and its state never works again', async () => {
       const browser = await newBrowser(t);
       expect((await start(browser, { handle: 'alice.test' })).statusCode).toBe(200);
-      const [attempt] = await t.database.db
-        .selectFrom('oauth_attempts')
-        .select('state')
-        .where('used', '=', false)
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .execute();
+      const attempt = await latestOpenAttempt(t);
       const state = encodeURIComponent(attempt?.state ?? '');
       const denied = await callback(
         browser,
@@ -145,13 +96,7 @@ describe.skipIf(skip !== null)('linking on Bluesky against a local AT Protocol n
     it('refuses a callback from a browser that did not start the attempt', async () => {
       const starter = await newBrowser(t);
       expect((await start(starter, { handle: 'alice.test' })).statusCode).toBe(200);
-      const [attempt] = await t.database.db
-        .selectFrom('oauth_attempts')
-        .select('state')
-        .where('used', '=', false)
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .execute();
+      const attempt = await latestOpenAttempt(t);
       const stranger = await newBrowser(t);
       const landed = await callback(stranger, `state=${encodeURIComponent(attempt?.state ?? '')}&code=x`);
       expect(landed.searchParams.get('error')).toBe('invalid_state');
@@ -224,35 +169,8 @@ describe.skipIf(skip !== null)('linking on Bluesky against a local AT Protocol n
   it("links the leaderboard's posts to their public page on bsky.app", async () => {
     const t = await buildTestApp('pglite', blueskyEnv('http://127.0.0.1:1'));
     try {
-      const now = new Date();
-      await t.database.db
-        .insertInto('authors')
-        .values({
-          id: alice.did,
-          handle: 'alice.test',
-          display_name: 'Alice',
-          avatar_url: null,
-          first_tracked_at: now,
-          updated_at: now,
-        })
-        .execute();
       const rkey = '3lbx7v2bqzk2a';
-      await t.database.db
-        .insertInto('posts')
-        .values({
-          id: `at://${alice.did}/app.bsky.feed.post/${rkey}`,
-          author_id: alice.did,
-          text: 'Climbing the #ManaBoard',
-          created_at: now,
-          kind: 'original',
-          likes: 1,
-          replies: 0,
-          reposts: 0,
-          quotes: 0,
-          first_seen_at: now,
-          refreshed_at: now,
-        })
-        .execute();
+      await storeAlicePost(t, alice.did, rkey);
       const posts = postsResponseSchema.parse(
         (await t.app.inject({ method: 'GET', url: '/api/posts' })).json(),
       ).data;
