@@ -144,6 +144,25 @@ export async function markMissing(
   return row?.author_id;
 }
 
+/** markMissing for many posts deleted by their own delete event (a stream's batch): one statement. */
+export async function markManyDeleted(
+  db: Db,
+  ids: readonly string[],
+  final: boolean,
+  now: Date,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .updateTable('posts')
+    .set({ status: 'deleted', final, refreshed_at: now, missing_since: null })
+    .where('id', 'in', ids)
+    .where('final', '=', false)
+    .where((eb) => eb.or([eb('status', '<>', 'deleted'), eb('final', '<>', final)]))
+    .returning('author_id')
+    .execute();
+  return rows.map((r) => r.author_id);
+}
+
 export type PostForScoring = PostMetrics & {
   id: string;
   authorId: string;

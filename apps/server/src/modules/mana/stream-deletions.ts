@@ -20,18 +20,19 @@ export async function applyDeletions(
   forget: (postId: string) => void,
   now: Date,
 ): Promise<{ uncounted: number; touched: string[] }> {
-  let uncounted = 0;
+  let uncountedCount = 0;
   const touched: string[] = [];
   for (let i = 0; i < deletions.length; i += 1000) {
     const chunk = deletions.slice(i, i + 1000);
-    for (const r of await records.uncount(trx, chunk)) {
-      uncounted++;
-      if (!tracked.has(r.subject_id)) {
-        const post = await records.readTracked(trx, r.subject_id);
-        if (!post) continue; // an official post's interaction: the settle job's re-check sees it gone
-        tracked.set(r.subject_id, post);
-      }
-      move(r.subject_id, r.kind, -1);
+    // Set-based: the posts the uncounted records name are read at once, and the deleted posts closed in one
+    // update per `final` value, so a batch's deletions cost a few statements, not a few per deletion.
+    const uncounted = await records.uncount(trx, chunk);
+    const unknown = [...new Set(uncounted.map((r) => r.subject_id).filter((id) => !tracked.has(id)))];
+    for (const [id, post] of await records.readTracked(trx, unknown)) tracked.set(id, post);
+    for (const r of uncounted) {
+      uncountedCount++;
+      // An official post's interaction is no tracked post: the settle job's re-check sees it gone.
+      if (tracked.has(r.subject_id)) move(r.subject_id, r.kind, -1);
     }
     const deletedPosts = await trx
       .selectFrom('posts')
@@ -39,17 +40,17 @@ export async function applyDeletions(
       .where('id', 'in', chunk)
       .where('final', '=', false)
       .execute();
+    for (const final of [false, true]) {
+      const ids = deletedPosts
+        .filter((p) => isPastWindow(rules, p.created_at, now) === final)
+        .map((p) => p.id);
+      touched.push(...(await posts.markManyDeleted(trx, ids, final, now)));
+    }
     for (const p of deletedPosts) {
-      const author = await posts.markMissing(
-        trx,
-        { id: p.id, status: 'deleted', final: isPastWindow(rules, p.created_at, now) },
-        now,
-      );
-      if (author) touched.push(author);
       tracked.delete(p.id);
       forget(p.id);
     }
     await trx.updateTable('official_posts').set({ deleted: true }).where('id', 'in', chunk).execute();
   }
-  return { uncounted, touched };
+  return { uncounted: uncountedCount, touched };
 }

@@ -54,10 +54,17 @@ export async function readSubjects(
   return { tracked, official };
 }
 
-/** One tracked post, or undefined when it is not one. */
-export async function readTracked(db: Db, id: string): Promise<TrackedPost | undefined> {
-  const row = await db.selectFrom('posts').select(POST_COLUMNS).where('id', '=', id).executeTakeFirst();
-  return row ? toTracked(row) : undefined;
+/** The tracked posts among these ids (one read per chunk, not one per post). */
+export async function readTracked(db: Db, ids: readonly string[]): Promise<Map<string, TrackedPost>> {
+  const tracked = new Map<string, TrackedPost>();
+  for (let i = 0; i < ids.length; i += CHUNK)
+    for (const r of await db
+      .selectFrom('posts')
+      .select(POST_COLUMNS)
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .execute())
+      tracked.set(r.id, toTracked(r));
+  return tracked;
 }
 
 /** Keeps each record by id: returns the edges seen for the first time (a replay returns none of them). */
