@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { Sealed } from './sealed';
+import { memoryEnvShape, pgliteMemory } from './memory-config';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -111,6 +112,7 @@ const envSchema = z.object({
   ADMIN_ACCOUNTS: accountList.optional(),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(168).default(12),
+  ...memoryEnvShape,
 });
 
 /** The demo world's admin (the simulated X only): its official account, signed in on the simulated page. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     imageOrigins: e.IMAGE_ORIGINS,
     seedDemo: e.SEED_DEMO,
     webDistDir: path.resolve(repoRoot, e.WEB_DIST_DIR),
+    pgliteMemory: pgliteMemory(e),
     socialNetwork: e.SOCIAL_NETWORK,
     x: xConfig(e, publicOrigin),
     bluesky: {
