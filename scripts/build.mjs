@@ -104,6 +104,8 @@ async function buildServer(outDir) {
     format: 'esm',
     // Stack traces name src/…/file.ts and its line (the processes run with source maps enabled).
     sourcemap: true,
+    // Line mapping needs no copy of the sources: the process would hold them in its heap for good.
+    sourcesContent: false,
     logLevel: 'warning',
     // Packages from npm stay in node_modules (PGlite finds its WASM and data files beside its own module);
     // the workspace packages export TypeScript, so they are bundled.
