@@ -7,7 +7,7 @@ import globals from 'globals';
 import { webLayerZones } from './eslint.web-layers.js';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.builds/**', 'data/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -13,7 +13,7 @@ import { clusterBench } from './cluster';
 import { asUsersGetIt } from './as-users-get-it';
 import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
-import { repoRoot, startBenchServer, timeToFirst200, tsxCli } from './lib/spawn-server';
+import { repoRoot, startBenchServer, timeToFirst200 } from './lib/spawn-server';
 import { benchRounds, fmt, median, ratio } from './lib/stats';
 import { firstLeaderboardRow } from './web-first-row';
 import { webBudget } from './web-budget';
@@ -99,7 +99,8 @@ async function referralLatency(): Promise<void> {
 async function coldStart(): Promise<void> {
   const starts: number[] = [];
   const restarts: number[] = [];
-  const server = [process.execPath, tsxCli, path.join(repoRoot, 'apps/server/src/main.ts')];
+  // The built server as `npm start` runs it (scripts/run.mjs; `npm run bench` builds first), without npm itself.
+  const server = [process.execPath, path.join(repoRoot, 'scripts/run.mjs'), 'main'];
   for (let round = 0; round < rounds; round++) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-cold-'));
     try {
@@ -119,7 +120,7 @@ async function coldStart(): Promise<void> {
   console.log(
     `cold start, empty data dir → first 200 of /: server ${fmt(median(starts) / 1000)} s (median of ${rounds}); ` +
       `restart on the same data ${fmt(median(restarts) / 1000)} s (cold is ${fmt(ratio(median(starts), median(restarts)))}× a restart); ` +
-      `whole \`npm start\` incl. web build ${fmt(full / 1000)} s`,
+      `whole \`npm start\` on the existing build ${fmt(full / 1000)} s`,
   );
 }
 

@@ -1,8 +1,16 @@
 import autocannon from 'autocannon';
 
-export type LoadResult = { requestsPerSecond: number; p50: number; p99: number; non2xx: number };
+export type LoadResult = {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** The slowest answer, ms. */
+  max: number;
+  non2xx: number;
+  errors: number;
+};
 
-/** Drives one URL with autocannon (10 connections by default) for `seconds`. */
+/** Drives one URL with autocannon (10 connections by default) for `seconds`: the one wrapper every bench uses. */
 export async function load(
   url: string,
   seconds: number,
@@ -14,6 +22,8 @@ export async function load(
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    max: result.latency.max,
     non2xx: result.non2xx,
+    errors: result.errors,
   };
 }

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../e2e/support/server';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsxCli = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
 
 export type BenchServer = { origin: string; ready: unknown; child: ChildProcess; stop: () => Promise<void> };
 
@@ -73,8 +72,6 @@ export async function timeToFirst200(command: string[], env: Record<string, stri
     await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
   }
 }
-
-export { tsxCli };
 
 /** An author a third of the way down this week's board (a search that finds one exact handle among many). */
 export async function handleOfTheWeek(origin: string): Promise<string> {

@@ -21,7 +21,7 @@ import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
 import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { CsrfTokens } from './modules/identity/csrf';
-import { csrfGuard, identityRoutes } from './modules/identity/identity.routes';
+import { guardWrites, identityRoutes, takesWrites } from './modules/identity/identity.routes';
 import { loadOrCreateSecret } from './modules/identity/server-secrets.repository';
 import { systemClock, type Clock } from './integrations/x/clock';
 import { monthReads } from './integrations/x/x-budget.repository';
@@ -131,8 +131,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ? Buffer.from(config.csrfSecret, 'utf8')
     : await loadOrCreateSecret(database.db, 'csrf');
   const csrf = new CsrfTokens(csrfSecret);
-  // preHandler: after body parsing, so a 415/413 still answers first for a malformed write.
-  app.addHook('preHandler', csrfGuard(csrf));
+  // preHandler of each write route: after body parsing, so a 415/413 still answers first for a malformed write.
+  guardWrites(app, csrf);
+  // Reads carry no body: @fastify/compress's request decompression (a preParsing step) is for writes only.
+  app.addHook('onRoute', (route) => {
+    if (!takesWrites(route.method) && route.decompress === undefined) route.decompress = false;
+  });
   await app.register(compress, { global: true, encodings: ['br', 'gzip'] });
   const limits = await registerRateLimits(app, config, deps.rateLimitNamespace);
 

@@ -2,6 +2,7 @@ import type { StreamAuthorityConfig } from './stream-authority-config';
 import type { Sealed } from './sealed';
 import type { StreamConfig } from './stream-config';
 import type { ProgrammeConfig } from './programme-config';
+import type { PgliteMemory } from './memory-config';
 
 /** The shapes of the server's configuration (config.ts parses the environment into them). */
 /** The server's configuration, parsed once at start-up. */
@@ -27,6 +28,8 @@ export type Config = {
   imageOrigins: string[];
   seedDemo: boolean;
   webDistDir: string;
+  /** The embedded database's memory settings (memory-config.ts). */
+  pgliteMemory: PgliteMemory;
   /** The one network the programme runs on (docs/networks.md). */
   socialNetwork: 'x' | 'bluesky';
   x: XConfig;

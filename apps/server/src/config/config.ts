@@ -8,6 +8,7 @@ import { blueskyConfig, xConfig } from './network-config';
 import { repoRoot } from './repo-root';
 import { streamConfig } from './stream-config';
 import { programmeConfig } from './programme-config';
+import { pgliteMemory } from './memory-config';
 
 export type {
   Config,
@@ -96,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
     stream: streamConfig(e),
     programme: programmeConfig(e),
+    pgliteMemory: pgliteMemory(e),
     admin: adminConfig(e),
   };
 }

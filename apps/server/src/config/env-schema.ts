@@ -5,6 +5,7 @@ import { networkEnv } from './network-config';
 import { repoRoot } from './repo-root';
 import { streamEnvShape } from './stream-config';
 import { programmeEnvShape } from './programme-config';
+import { memoryEnvShape } from './memory-config';
 
 /**
  * Every environment variable the server reads. Documented one by one in docs/configuration.md and
@@ -55,6 +56,7 @@ export const envSchema = z.object({
   READY_WORKER_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(600),
   ...streamEnvShape,
   ...programmeEnvShape,
+  ...memoryEnvShape,
   ADMIN_ACCOUNTS: accountList.optional(),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(168).default(12),

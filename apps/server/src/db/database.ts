@@ -4,6 +4,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { pgliteStartParams, type PgliteMemory } from '../config/memory-config';
+import { initPgliteDataDir } from './pglite-init';
 import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
 import type { Database } from './schema';
 
@@ -33,6 +35,10 @@ export type DatabaseOptions =
        * skip initdb and the migrations for each database (test/test-database.ts).
        */
       loadDataDir?: Blob;
+      /** Shared buffers and work memory (PGLITE_* settings); PostgreSQL's defaults when omitted. */
+      memory?: PgliteMemory;
+      /** A fresh data directory is created in a child process, whose memory then goes (pglite-init.ts). */
+      initInChild?: boolean;
     }
   | {
       kind: 'postgres';
@@ -64,10 +70,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await fs.mkdir(dataDir, { recursive: true });
     }
     try {
+      const startParams = options.memory
+        ? pgliteStartParams(PGlite.defaultStartParams, options.memory)
+        : undefined;
+      if (dataDir && options.initInChild) await initPgliteDataDir(dataDir, startParams);
       // pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL.
       const pglite = await PGlite.create({
         ...(dataDir ? { dataDir } : options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
         extensions: { pg_trgm },
+        ...(startParams ? { startParams } : {}),
       });
       db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
       embedded = pglite;

@@ -9,7 +9,7 @@ import type { OwnerRole } from './owner-lock';
  * it takes operator commands on in its lock. `onConnectionError`: see openDatabase (PostgreSQL only).
  */
 export function openConfiguredDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'pgliteMemory'>>,
   owner: OwnerRole = 'command',
   onConnectionError?: (error: Error) => void,
 ): Promise<DatabaseHandle> {
@@ -23,6 +23,7 @@ export function openConfiguredDatabase(
         kind: 'pglite',
         dataDir: config.dataDir,
         owner,
+        ...(config.pgliteMemory ? { memory: config.pgliteMemory, initInChild: true } : {}),
         ...(owner === 'server' ? { socket: ownerSocketPath(config.dataDir) } : {}),
       });
 }

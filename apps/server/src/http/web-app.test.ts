@@ -82,6 +82,41 @@ describe('serving the built web app', () => {
   });
 });
 
+describe('a build switched in under a running server', () => {
+  it('serves the new index.html within seconds, and the last good one while none is there', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-switch-'));
+    const first = await writeMinimalWebDist();
+    const second = await writeMinimalWebDist();
+    await fs.writeFile(
+      path.join(second, 'index.html'),
+      '<!doctype html><title>v2</title><div id="root"></div>',
+    );
+    const link = path.join(root, 'dist');
+    await fs.symlink(first, link);
+    const t = await buildTestApp('pglite', { WEB_DIST_DIR: link });
+    const page = () => t.app.inject({ method: 'GET', url: '/linked', headers: { accept: 'text/html' } });
+    try {
+      expect((await page()).body).toContain('<title>Manaboard</title>');
+      // A rebuild in place that has removed index.html: the copy in memory is still served.
+      await fs.rename(path.join(first, 'index.html'), path.join(first, 'index.old'));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await page()).statusCode).toBe(200);
+      expect((await page()).body).toContain('<title>Manaboard</title>');
+      // The link switched atomically, as scripts/build-lib.mjs does.
+      await fs.symlink(second, `${link}.next`);
+      await fs.rename(`${link}.next`, link);
+      const deadline = Date.now() + 5000;
+      while (!(await page()).body.includes('<title>v2</title>') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((await page()).body).toContain('<title>v2</title>');
+    } finally {
+      await t.close();
+      for (const dir of [root, first, second]) await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('without a built web app', () => {
   it('says how to build it instead of failing', async () => {
     const t = await buildTestApp('pglite', { WEB_DIST_DIR: path.join(os.tmpdir(), 'mb-no-such-dist') });

@@ -33,15 +33,44 @@ function wantsHtml(request: FastifyRequest): boolean {
   );
 }
 
+/** index.html as served: whole for the main page, without the data preloads elsewhere. */
+type IndexPages = { main: string; other: string; stamp: string };
+
+function readIndex(indexFile: string): IndexPages | undefined {
+  try {
+    const stat = fs.statSync(indexFile);
+    const html = fs.readFileSync(indexFile, 'utf8');
+    return { main: html, other: html.replace(DATA_PRELOAD, ''), stamp: stampOf(stat) };
+  } catch {
+    return undefined;
+  }
+}
+
+const stampOf = (stat: fs.Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+
+/** How often index.html is checked for a new build (a switched `dist` link or a rebuild in place). */
+const INDEX_CHECK_MS = 1000;
+
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, index.html for the SPA's
  * routes, JSON 404s for unknown API paths. Without a build, page routes say how to build it.
  */
 export async function registerWebApp(app: FastifyInstance, webDistDir: string): Promise<void> {
   const indexFile = path.join(webDistDir, 'index.html');
-  const built = fs.existsSync(indexFile);
+  // Held in memory, not read per request; a check off the request path picks up a new build within a second
+  // (`npm run build` switches the `dist` link atomically). While a build is missing or half-written in place,
+  // the last good copy is served.
+  let index = readIndex(indexFile);
+  const check = setInterval(() => {
+    fs.stat(indexFile, (error, stat) => {
+      if (error || stampOf(stat) === index?.stamp) return;
+      index = readIndex(indexFile) ?? index;
+    });
+  }, INDEX_CHECK_MS);
+  check.unref();
+  app.addHook('onClose', async () => clearInterval(check));
 
-  if (built) {
+  if (fs.existsSync(webDistDir)) {
     await app.register(fastifyStatic, {
       root: webDistDir,
       prefix: '/',
@@ -56,20 +85,18 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
   }
 
   const sendIndex = async (reply: FastifyReply, status = 200, mainPage = false) => {
-    if (!built) {
+    if (!index) {
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
         .header('Cache-Control', 'no-store')
         .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
     }
-    // Read on every request (2 KB): a rebuild under a running server is served at once.
-    const html = await fs.promises.readFile(indexFile, 'utf8');
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
-      .send(mainPage ? html : html.replace(DATA_PRELOAD, ''));
+      .send(mainPage ? index.main : index.other);
   };
 
   for (const route of spaRoutes) {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
 import { CatalogueError } from '../../errors';
 import type { RateLimits } from '../../http/rate-limits';
 import { okReply } from '../../http/referral-replies';
@@ -36,4 +36,23 @@ export function csrfGuard(csrf: CsrfTokens) {
     if (!token) throw new CatalogueError(403, 'CSRF_TOKEN_REQUIRED');
     if (csrf.check(browserHash, token) !== 'valid') throw new CatalogueError(403, 'CSRF_INVALID');
   };
+}
+
+/** Whether a route takes any write method (a route may list several methods). */
+export function takesWrites(method: RouteOptions['method']): boolean {
+  return (Array.isArray(method) ? method : [method]).some((name) => writeMethods.has(name));
+}
+
+/**
+ * The guard on every write route, before the route's own preHandlers, as a root hook would run it. Reads never
+ * pay for it (a root preHandler was an extra async step on every GET); unknown paths still answer 404 first.
+ * Must be called before any route is registered.
+ */
+export function guardWrites(app: FastifyInstance, csrf: CsrfTokens): void {
+  const guard = csrfGuard(csrf);
+  app.addHook('onRoute', (route) => {
+    if (!takesWrites(route.method)) return;
+    const own = route.preHandler;
+    route.preHandler = own === undefined ? [guard] : [guard, ...(Array.isArray(own) ? own : [own])];
+  });
 }

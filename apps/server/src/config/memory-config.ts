@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** A PostgreSQL memory size: a whole number with kB, MB or GB (as postgresql.conf writes them). */
+const pgSize = z.string().regex(/^\d+(kB|MB|GB)$/, 'a size such as 16MB');
+
+/**
+ * The settings that trade memory for speed (issue 23; docs/configuration.md, "Memory"). The embedded database
+ * runs in WebAssembly, whose memory grows and is never given back: every buffer PostgreSQL touches stays
+ * resident. Its defaults are PostgreSQL's (128MB of shared buffers, 64MB per maintenance operation), sized for a
+ * database server; the demo's whole database fits in a few MB, so smaller ones cost it nothing.
+ */
+export const memoryEnvShape = {
+  PGLITE_SHARED_BUFFERS: pgSize.default('16MB'),
+  PGLITE_MAINTENANCE_WORK_MEM: pgSize.default('16MB'),
+  PGLITE_WORK_MEM: pgSize.default('4MB'),
+};
+
+export type PgliteMemory = { sharedBuffers: string; maintenanceWorkMem: string; workMem: string };
+
+export function pgliteMemory(e: {
+  PGLITE_SHARED_BUFFERS: string;
+  PGLITE_MAINTENANCE_WORK_MEM: string;
+  PGLITE_WORK_MEM: string;
+}): PgliteMemory {
+  return {
+    sharedBuffers: e.PGLITE_SHARED_BUFFERS,
+    maintenanceWorkMem: e.PGLITE_MAINTENANCE_WORK_MEM,
+    workMem: e.PGLITE_WORK_MEM,
+  };
+}
+
+/** PGlite's start parameters: its own defaults, then ours (a later `-c` wins). */
+export function pgliteStartParams(defaults: readonly string[], memory: PgliteMemory): string[] {
+  return [
+    ...defaults,
+    '-c',
+    `shared_buffers=${memory.sharedBuffers}`,
+    '-c',
+    `maintenance_work_mem=${memory.maintenanceWorkMem}`,
+    '-c',
+    `work_mem=${memory.workMem}`,
+  ];
+}

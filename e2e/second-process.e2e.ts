@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuild } from '../scripts/build-lib.mjs';
+import { freePort, startServer, type RunningServer } from './support/server';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+/** Reads pages, an asset of the current index.html and the API in a loop until stopped; counts what failed. */
+function readThroughout(origin: string) {
+  const failures: string[] = [];
+  let requests = 0;
+  let running = true;
+  const get = async (url: string, accept = '*/*') => {
+    const response = await fetch(`${origin}${url}`, { headers: { accept } });
+    const body = await response.text();
+    requests++;
+    if (response.status < 200 || response.status > 299) failures.push(`${response.status} ${url}`);
+    return body;
+  };
+  const loop = (async () => {
+    while (running) {
+      const html = await get('/', 'text/html');
+      await get('/linked', 'text/html');
+      const asset = /src="(\/assets\/[^"]+)"/.exec(html)?.[1];
+      if (asset) await get(asset);
+      await get('/api/mana?limit=20');
+      await get('/api/public/announcements');
+      await get('/healthz');
+    }
+  })();
+  return {
+    failures,
+    requests: () => requests,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/** `npm start`'s process (scripts/run.mjs: the built server) on its own data directory; stopped by `stop`. */
+async function startBuilt(env: Record<string, string>) {
+  const port = await freePort();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-second-'));
+  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/run.mjs'), 'main'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the second process exited:\n${errors}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the second process did not answer within 180 s:\n${errors}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return async () => {
+    child.kill('SIGTERM');
+    await exited;
+    await fs.rm(dataDir, { recursive: true, force: true });
+  };
+}
+
+// Issue 23: starting or restarting processes on one checkout (each on its own embedded database: one owner per
+// data directory, ADR 008) never costs a client of the first one an error, nor does a web build switched in.
+describe('a second process started on the same checkout', () => {
+  let first: RunningServer;
+  let checkout: string;
+  beforeAll(async () => {
+    // The web build as a checkout holds it (dist → .builds/<hash>), a copy of this checkout's, so the switch
+    // below does not touch the build other test files serve.
+    checkout = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-checkout-'));
+    await ensureBuild(checkout, 'first', (outDir) =>
+      fs.cp(path.join(repoRoot, 'apps/web/dist/'), outDir, { recursive: true, dereference: true }),
+    );
+    first = await startServer({ WEB_DIST_DIR: path.join(checkout, 'dist'), SEED_DEMO: 'false' });
+  }, 180_000);
+  afterAll(async () => {
+    await first?.stop();
+    await fs.rm(checkout, { recursive: true, force: true });
+  });
+
+  it('gives a client reading pages and the API 0 non-2xx answers throughout', async () => {
+    const client = readThroughout(first.origin);
+    try {
+      const env = { WEB_DIST_DIR: path.join(checkout, 'dist'), SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
+      const stopSecond = await startBuilt(env);
+      // A new build written file by file and switched in while both processes serve.
+      await ensureBuild(checkout, 'second', async (outDir) => {
+        for (const entry of await fs.readdir(path.join(checkout, 'dist'), { recursive: true })) {
+          const from = path.join(checkout, 'dist', entry);
+          if ((await fs.stat(from)).isDirectory()) continue;
+          await fs.mkdir(path.dirname(path.join(outDir, entry)), { recursive: true });
+          await fs.copyFile(from, path.join(outDir, entry));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      });
+      await stopSecond();
+      // A restart: the same again.
+      const stopAgain = await startBuilt(env);
+      await stopAgain();
+    } finally {
+      await client.stop();
+    }
+    expect(client.failures).toEqual([]);
+    expect(client.requests()).toBeGreaterThan(50);
+  }, 400_000);
+});

@@ -1,0 +1,153 @@
+// `npm run build` (also run by `npm install` and, when needed, by `npm start`): builds the web app (Vite) and the
+// server (esbuild) unless their sources are unchanged since the current build. `node scripts/build.mjs web` or
+// `server` builds one of them. See build-lib.mjs for how a build is switched in.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { currentBuild, ensureBuild, hashSources, isBuilt } from './build-lib.mjs';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const webDir = path.join(repoRoot, 'apps/web');
+export const serverDir = path.join(repoRoot, 'apps/server');
+const self = ['scripts/build.mjs', 'scripts/build-lib.mjs', 'package-lock.json', 'tsconfig.base.json'];
+const contract = ['packages/contract/src', 'packages/contract/package.json'];
+
+/** The operator commands, built beside main.js as `<name>.js` (npm run db:migrate runs migrate.js, …). */
+export const commands = [
+  'migrate',
+  'seed',
+  'db-backup',
+  'db-restore',
+  'announcements',
+  'x-usage',
+  'mana-rebuild',
+  'mana',
+  'doctor',
+];
+
+const targets = {
+  web: {
+    dir: webDir,
+    inputs: () => {
+      const env = fs.readdirSync(webDir).filter((name) => name.startsWith('.env'));
+      return [
+        ...self,
+        ...contract,
+        ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json', ...env].map(
+          (file) => `apps/web/${file}`,
+        ),
+      ];
+    },
+    build: buildWeb,
+  },
+  server: {
+    dir: serverDir,
+    inputs: () => [
+      ...self,
+      ...contract,
+      'packages/x-sim/src',
+      'packages/x-sim/package.json',
+      'apps/server/src',
+      'apps/server/package.json',
+    ],
+    build: buildServer,
+  },
+};
+
+async function buildWeb(outDir) {
+  const vite = path.join(repoRoot, 'node_modules/vite/bin/vite.js');
+  const result = spawnSync(
+    process.execPath,
+    [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: webDir, stdio: 'inherit' },
+  );
+  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+  carryOverAssets(outDir);
+}
+
+/**
+ * Pages loaded from the previous build keep working after a switch: their lazy chunks (a modal, the console)
+ * are fetched later under the old hashed names, so the new build also serves the previous build's own assets.
+ * Only its own: what it carried over itself is dropped, so a build holds two generations at most.
+ */
+function carryOverAssets(outDir) {
+  const assets = path.join(outDir, 'assets');
+  const own = fs.existsSync(assets) ? fs.readdirSync(assets) : [];
+  const previous = currentBuild(webDir);
+  const previousDir = previous ? path.join(webDir, '.builds', previous) : undefined;
+  if (previousDir && fs.existsSync(path.join(previousDir, '.own-assets.json'))) {
+    const theirs = JSON.parse(fs.readFileSync(path.join(previousDir, '.own-assets.json'), 'utf8'));
+    fs.mkdirSync(assets, { recursive: true });
+    for (const name of theirs) {
+      const from = path.join(previousDir, 'assets', name);
+      if (!own.includes(name) && fs.existsSync(from)) fs.copyFileSync(from, path.join(assets, name));
+    }
+  }
+  fs.writeFileSync(path.join(outDir, '.own-assets.json'), JSON.stringify(own));
+}
+
+async function buildServer(outDir) {
+  const { build } = await import('esbuild');
+  const src = path.join(serverDir, 'src');
+  const entryPoints = {
+    main: path.join(src, 'main.ts'),
+    ...Object.fromEntries(commands.map((name) => [name, path.join(src, 'cli', `${name}.ts`)])),
+  };
+  await build({
+    entryPoints,
+    // Flat: every file sits four levels below the repository root, as src/config/config.ts does, so the
+    // repository root it derives from its own location (import.meta.url) is the same built or not.
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'esm',
+    // Stack traces name src/…/file.ts and its line (the processes run with source maps enabled).
+    sourcemap: true,
+    // Line mapping needs no copy of the sources: the process would hold them in its heap for good.
+    sourcesContent: false,
+    logLevel: 'warning',
+    // Packages from npm stay in node_modules (PGlite finds its WASM and data files beside its own module);
+    // the workspace packages export TypeScript, so they are bundled.
+    plugins: [
+      {
+        name: 'npm-packages-external',
+        setup(pluginBuild) {
+          pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@manaboard/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+}
+
+/** Builds what is out of date; returns the names of the targets it built. */
+export async function buildIfNeeded(names, log = console.log) {
+  const built = [];
+  for (const name of names) {
+    const target = targets[name];
+    const hash = hashSources(repoRoot, target.inputs());
+    if (isBuilt(target.dir, hash)) continue;
+    const started = performance.now();
+    log(`building ${name} (${hash})…`);
+    await ensureBuild(target.dir, hash, target.build);
+    log(`built ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    built.push(name);
+  }
+  return built;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const afterInstall = args.includes('--after-install');
+  const names = args.filter((arg) => !arg.startsWith('--'));
+  try {
+    await buildIfNeeded(names.length > 0 ? names : ['web', 'server']);
+  } catch (error) {
+    if (!afterInstall) throw error;
+    // An install never fails on a build: `npm start` builds (and says why it cannot) when it is needed.
+    console.warn(`manaboard: the build after install failed; npm start will try again.\n${error}`);
+  }
+}
