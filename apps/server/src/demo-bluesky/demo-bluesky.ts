@@ -9,6 +9,7 @@ import { demoBlueskyEnv, setDevEnvRedis } from '../config/demo-bluesky-env';
 import { freePort } from '../test/free-port';
 import { demoPreflight } from './demo-preflight';
 import { DemoWorld, type DemoAccount } from './demo-world';
+import { childProcessEnv } from '../config/child-env';
 
 /**
  * `npm run demo:bluesky` (docs/networks.md, "Try it locally"): a real local AT Protocol network (PLC directory, PDS
@@ -147,7 +148,7 @@ function startApp(vars: Record<string, string>): ChildProcess {
       pathToFileURL(path.join(tsx, 'loader.mjs')).href,
       path.join(paths.repoRoot, 'apps/server/src/main.ts'),
     ],
-    { cwd: paths.repoRoot, env: { ...process.env, ...vars }, stdio: ['ignore', 'inherit', 'inherit'] },
+    { cwd: paths.repoRoot, env: childProcessEnv(vars), stdio: ['ignore', 'inherit', 'inherit'] },
   );
 }
 
