@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { emptyBodySchema, unlinkResponseSchema } from '@manaboard/contract';
 import { apiRequest } from '../../../lib/api-client';
 import { clearBrowserId } from '../../../lib/browser-id';
@@ -15,11 +15,16 @@ export async function unlinkAccount(): Promise<void> {
 
 /**
  * Unlink (SPEC §4): the server call, then this browser forgets its id and token, `onUnlinked` clears what the
- * caller owns (the pending referrer), and the page reloads as a new, unlinked browser.
+ * caller owns (the pending referrer), and the page reloads as a new, unlinked browser. Reads still in flight are
+ * cancelled first: the member's referral link (a POST) answered after the unlink would be a 403 NOT_CONNECTED.
  */
 export function useUnlink(onUnlinked: () => void) {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: unlinkAccount,
+    mutationFn: async () => {
+      await queryClient.cancelQueries();
+      await unlinkAccount();
+    },
     onSuccess: () => {
       clearBrowserId();
       clearCsrfToken();

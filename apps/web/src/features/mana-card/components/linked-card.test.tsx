@@ -145,6 +145,33 @@ describe('LinkedCard (SPEC §2 mana card, linked)', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it('cancels the referral link still being asked for before it unlinks, so no answer lands after the unlink', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    const order: string[] = [];
+    const fetchMock = serve({
+      // The member's link is slow to come: it answers only when aborted (as a fetch does).
+      'POST /referrals/link': ({ init }) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => {
+            order.push('link aborted');
+            reject(new DOMException('The operation was aborted.', 'AbortError'));
+          });
+        }),
+      'POST /me/unlink': () => {
+        order.push('unlink');
+        return ok({ unlinked: true });
+      },
+    });
+    card();
+    await settle();
+    expect(requestsTo(fetchMock, 'POST /referrals/link')).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Unlink' }));
+    await settle();
+    expect(order).toEqual(['link aborted', 'unlink']);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
   it('keeps the member linked and says why when unlinking fails', async () => {
     const reload = vi.fn();
     vi.stubGlobal('location', { ...window.location, reload });
