@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../config/test-env';
+import { dropSchemasLocked } from '../db/schema-drop-lock';
 import { testDatabaseKinds } from '../test/test-database';
 import { operatorEnv, runScript, type CliResult } from '../test/cli-process';
 
@@ -100,7 +101,7 @@ describe.each(testDatabaseKinds())('operator commands on %s (real processes)', (
     if (schema && testEnv.databaseUrl) {
       const admin = new pg.Client({ connectionString: testEnv.databaseUrl });
       await admin.connect();
-      await admin.query(`drop schema ${schema} cascade`);
+      await dropSchemasLocked(admin, [schema]);
       await admin.end();
     }
   });

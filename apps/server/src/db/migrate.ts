@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type MigrationResult } from 'kysely/migration';
 import type { Database } from './schema';
 import { migrations } from './migrations/index';
+import { SCHEMA_DROP_LOCK_KEY } from './schema-drop-lock';
 
 export type MigrateOutcome = {
   applied: string[];
@@ -24,9 +25,13 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutc
   if (db.getExecutor().adapter.supportsMultipleConnections === false) return migrateUnlocked(db);
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    // Shared with other starts, exclusive to schema drops made by this project's tools (schema-drop-lock.ts): a
+    // burst of drops while Kysely scans the catalog could outlast the retries below.
+    await sql`select pg_advisory_lock_shared(${SCHEMA_DROP_LOCK_KEY})`.execute(connection);
     try {
       return await migrateUnlocked(db);
     } finally {
+      await sql`select pg_advisory_unlock_shared(${SCHEMA_DROP_LOCK_KEY})`.execute(connection);
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
   });

@@ -10,6 +10,7 @@ import { freePort } from '../test/free-port';
 import { demoPreflight } from './demo-preflight';
 import { DemoWorld, type DemoAccount } from './demo-world';
 import { childProcessEnv } from '../config/child-env';
+import { dropSchemasNamedAfter, holdingSchemaDropLock } from '../db/schema-drop-lock';
 
 /**
  * `npm run demo:bluesky` (docs/networks.md, "Try it locally"): a real local AT Protocol network (PLC directory, PDS
@@ -55,17 +56,25 @@ async function main(): Promise<number> {
       say('Stopped; the demo schemas are dropped.');
       return code;
     })());
-  process.once('SIGINT', () => void stop(0).then((code) => process.exit(code)));
-  process.once('SIGTERM', () => void stop(0).then((code) => process.exit(code)));
+  // `on`, not `once`: Ctrl+C reaches this process twice (from the terminal's process group, and relayed by the
+  // tsx and npm processes above it), and a second SIGINT with no listener would kill it mid-stop.
+  const onSignal = () => void stop(0).then((code) => process.exit(code));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const appviewPort = await freePort();
-    network = await TestNetwork.create({
-      dbPostgresUrl: env.databaseUrl,
-      dbPostgresSchema: schema,
-      // The AppView names images by its public URL (dev-env's default is a placeholder host): its own address,
-      // so avatars load in the browser.
-      bsky: { port: appviewPort, publicUrl: `http://localhost:${appviewPort}` },
-    });
+    // Its services migrate their schemas under the shared drop lock (db/schema-drop-lock.ts says why).
+    network = await withClient((client) =>
+      holdingSchemaDropLock(client, 'shared', () =>
+        TestNetwork.create({
+          dbPostgresUrl: env.databaseUrl,
+          dbPostgresSchema: schema,
+          // The AppView names images by its public URL (dev-env's default is a placeholder host): its own
+          // address, so avatars load in the browser.
+          bsky: { port: appviewPort, publicUrl: `http://localhost:${appviewPort}` },
+        }),
+      ),
+    );
     const appviewUrl = network.bsky.url;
     world = await DemoWorld.create(network.getSeedClient());
     world.onError = (error) =>
@@ -186,13 +195,9 @@ const createSchema = (name: string) => withClient((c) => c.query(`create schema 
 
 /** The demo's schemas: the network names its own after ours (appview_…, bsync_…, ozone_…). */
 async function dropSchemas(schema: string): Promise<void> {
-  await withClient(async (client) => {
-    const { rows } = await client.query<{ nspname: string }>(
-      'select nspname from pg_namespace where nspname like $1',
-      [`%${schema}%`],
-    );
-    for (const row of rows) await client.query(`drop schema if exists "${row.nspname}" cascade`);
-  }).catch((error: unknown) => console.error(`demo: schemas ${schema}* not dropped (${String(error)})`));
+  await withClient((client) => dropSchemasNamedAfter(client, schema)).catch((error: unknown) =>
+    console.error(`demo: schemas ${schema}* not dropped (${String(error)})`),
+  );
 }
 
 main().then(

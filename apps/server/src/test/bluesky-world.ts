@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { expect } from 'vitest';
@@ -12,7 +13,7 @@ import type { DatabaseHandle } from '../db/database';
 import { Worker } from '../jobs/worker';
 import { readRulesFile, saveRules } from '../modules/programme/programme.service';
 import { BLUESKY_JOBS, createBlueskyStreaming } from '../bluesky-streaming';
-import { startAtprotoNetwork, type LocalAtprotoNetwork } from './atproto-network';
+import { recountPostAggregates, startAtprotoNetwork, type LocalAtprotoNetwork } from './atproto-network';
 import { Tally } from './bluesky-tally';
 import { openTestDatabase } from './test-database';
 
@@ -142,18 +143,30 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
     const want = new Map([...tally.posts].filter(([, p]) => !p.deleted).map(([id, p]) => [id, p.counts]));
     for (const [id, counts] of tally.untracked) want.set(id, counts);
     const gone = [...tally.posts].filter(([, p]) => p.deleted).map(([id]) => id);
+    const expected = { counts: Object.fromEntries(want), missing: gone.sort() };
+    let recounted = Date.now();
     await expect
       .poll(
         async () => {
           const answer = await reading.network.readMetrics([...want.keys(), ...gone]);
-          return {
+          const seen = {
             counts: Object.fromEntries(answer.posts.map((p) => [p.id, p.metrics])),
             missing: answer.missing.map((m) => m.id).sort(),
           };
+          // Counts still off after 5 s: the AppView may have lost an update to a race of its own; have it recount.
+          const off = answer.posts.filter((p) => !isDeepStrictEqual(p.metrics, want.get(p.id)));
+          if (off.length > 0 && Date.now() - recounted > 5_000) {
+            await recountPostAggregates(
+              net,
+              off.map((p) => p.id),
+            );
+            recounted = Date.now();
+          }
+          return seen;
         },
         { timeout: 90_000, interval: 250 },
       )
-      .toEqual({ counts: Object.fromEntries(want), missing: gone.sort() });
+      .toEqual(expected);
   }
 
   return {
@@ -170,6 +183,18 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
     reading,
     tally,
     blueskyConfig,
+    /** The process configuration of a worker on this network (SOCIAL_NETWORK=bluesky), with `extra` settings. */
+    workerConfig: (extra: Record<string, string> = {}) =>
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        SOCIAL_NETWORK: 'bluesky',
+        BLUESKY_APPVIEW_URL: net.appviewUrl,
+        BLUESKY_PLC_URL: net.plcUrl,
+        BLUESKY_RELAY_URL: net.streamUrl,
+        BLUESKY_ALLOW_HTTP: 'true',
+        ...extra,
+      }),
     newReading,
     head,
     post,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { dropSchemasLocked } from '../db/schema-drop-lock';
 
 export type ScratchSchema = {
   name: string;
@@ -26,7 +27,7 @@ export async function createScratchSchema(
     name,
     url: url.toString(),
     drop: async () => {
-      await withClient(serverUrl, (client) => client.query(`drop schema if exists ${name} cascade`));
+      await withClient(serverUrl, (client) => dropSchemasLocked(client, [name]));
     },
   };
 }

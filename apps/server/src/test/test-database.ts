@@ -3,6 +3,7 @@ import pg from 'pg';
 import { testEnv } from '../config/test-env';
 import { openDatabase, type DatabaseHandle } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
+import { dropSchemasLocked } from '../db/schema-drop-lock';
 import { migratedPgliteTemplate } from './pglite-template';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
@@ -45,7 +46,7 @@ export async function openTestDatabase(
       await handle.close();
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
-      await cleanup.query(`drop schema ${schema} cascade`);
+      await dropSchemasLocked(cleanup, [schema]);
       await cleanup.end();
     },
   };
