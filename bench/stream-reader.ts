@@ -4,9 +4,8 @@
 // trusting the relay and in verified mode (BLUESKY_VERIFY_COMMITS: each commit's signature and its ops' MST proofs).
 // Verified mode resolves each account's key once from a PLC directory: here a stand-in serving the recorded
 // accounts' DID documents (their real signing keys), since the recording's network is gone.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createFrameReader, type FrameReader } from '../apps/server/src/integrations/bluesky/bluesky-frames';
+import { startStandInPlc } from './lib/recorded-identity';
 import { BlueskyCommitVerifier } from '../apps/server/src/integrations/bluesky/bluesky-verify';
 import { programmeNamer } from '../apps/server/src/modules/mana/stream-events';
 import { readRulesFile } from '../apps/server/src/modules/programme/programme.service';
@@ -15,39 +14,6 @@ import { atcuteDecoder, bareLoop } from './lib/firehose-decoders';
 import { framesOf, type Recording } from './lib/firehose-recording';
 import { interleaved, rounds, timeLoop } from './lib/firehose-timing';
 import { fmt, median, ratio } from './lib/stats';
-
-/** A PLC directory answering for the recorded accounts: their DID documents with their signing keys. */
-async function standInPlc(recording: Recording): Promise<{ url: string; close: () => Promise<void> }> {
-  const handles = new Map<string, string>(recording.meta.accounts.map((a) => [a.did, a.handle]));
-  const server = http.createServer((req, res) => {
-    const did = decodeURIComponent((req.url ?? '/').slice(1));
-    const key = recording.meta.signingKeys[did];
-    if (!key) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        '@context': ['https://www.w3.org/ns/did/v1'],
-        id: did,
-        alsoKnownAs: [`at://${handles.get(did) ?? 'handle.invalid'}`],
-        verificationMethod: [
-          {
-            id: `${did}#atproto`,
-            type: 'Multikey',
-            controller: did,
-            publicKeyMultibase: key.replace('did:key:', ''),
-          },
-        ],
-        service: [
-          { id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: 'http://pds.invalid' },
-        ],
-      }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 type Subject = { name: string; run: (frames: Uint8Array[]) => Promise<number> | number };
 
@@ -90,7 +56,7 @@ export async function frameReaderBench(recording: Recording): Promise<void> {
     });
     return fresh;
   };
-  const plc = await standInPlc(recording);
+  const plc = await startStandInPlc(recording.meta);
   try {
     const verifier = new BlueskyCommitVerifier({ plcUrl: plc.url, allowHttp: true });
     const decoding = atcuteDecoder();

@@ -5,23 +5,31 @@
 // read ÷ time from the job's start until the last frame's cursor is stored. The authors' profiles, which the worker
 // reads from the AppView for new authors, come from the recording's accounts (the recording's network is gone).
 import { readRulesFile } from '../apps/server/src/modules/programme/programme.service';
-import { createFrameReader } from '../apps/server/src/integrations/bluesky/bluesky-frames';
+import { createFrameReader, type FrameReader } from '../apps/server/src/integrations/bluesky/bluesky-frames';
+import { BlueskyCommitVerifier } from '../apps/server/src/integrations/bluesky/bluesky-verify';
 import { StreamInterest } from '../apps/server/src/social/stream-interest';
 import { programmeNamer } from '../apps/server/src/modules/mana/stream-events';
 import { framesOf, loadRecording, type Recording } from './lib/firehose-recording';
 import { rounds, timeLoop } from './lib/firehose-timing';
 import { memorySource } from './lib/memory-source';
+import { startStandInPlc } from './lib/recorded-identity';
 import { openConsumer, pgUrl, type DbKind } from './lib/stream-consumer';
 import { fmt, median, ratio } from './lib/stats';
 
 /** One stored replay of `frames` into a fresh database: events/s and what it stored. */
-async function stored(recording: Recording, frames: Uint8Array[], seqs: number[], kind: DbKind) {
+async function stored(
+  recording: Recording,
+  frames: Uint8Array[],
+  seqs: number[],
+  kind: DbKind,
+  reader?: FrameReader,
+) {
   // A batch of events that concern nobody has its cursor saved at once (cursorEveryMs 0), not up to a second
   // later: the timing ends when the last frame's cursor is stored.
   const consumer = await openConsumer({
     meta: recording.meta,
     kind,
-    source: memorySource(frames, seqs),
+    source: memorySource(frames, seqs, reader),
     fromSeq: (seqs[0] ?? 1) - 1,
     cursorEveryMs: 0,
   });
@@ -85,5 +93,30 @@ export async function streamBench(): Promise<void> {
           `(${fmt(median(readerRates), 0)} events/s)`,
       );
     }
+    await verifiedStored(recording, frames, seqs, mix);
+  }
+}
+
+/**
+ * Verified mode (BLUESKY_VERIFY_COMMITS) end to end on PGlite: each kept commit's signature and MST proofs checked,
+ * the keys resolved once from a stand-in PLC directory serving the recorded accounts' DID documents (the first
+ * replay, untimed, resolves them, as a running worker would have).
+ */
+async function verifiedStored(recording: Recording, frames: Uint8Array[], seqs: number[], mix: string) {
+  const plc = await startStandInPlc(recording.meta);
+  try {
+    const reader = createFrameReader({
+      verifier: new BlueskyCommitVerifier({ plcUrl: plc.url, allowHttp: true }),
+    });
+    await stored(recording, frames, seqs, 'pglite', reader);
+    const rates: number[] = [];
+    for (let round = 0; round < rounds; round++)
+      rates.push((await stored(recording, frames, seqs, 'pglite', reader)).perSecond);
+    console.log(
+      `bluesky consumer from memory, ${mix} mix on PGlite, verified mode (${rounds} rounds, medians): stored ` +
+        `${fmt(median(rates), 0)} events/s [goal ≥ 3,000]`,
+    );
+  } finally {
+    await plc.close();
   }
 }

@@ -9,7 +9,7 @@ import { StreamIngest } from './modules/mana/stream-ingest.service';
 import type { SkipReason } from './social/stream-source';
 import type { StreamProgressReport } from './jobs/stream-progress-report';
 
-export { BLUESKY_JOBS } from './integrations/bluesky/bluesky-reading';
+export { BLUESKY_JOBS } from './integrations/bluesky/bluesky-facts';
 
 /**
  * The composition of Bluesky's stream (the port's adapter) with the engine: the adapter's source and profile

@@ -1,20 +1,15 @@
-import type { World } from '@manaboard/x-sim';
-import type { Config } from './config/config';
-import { BLUESKY_JOBS, createBlueskyStreaming } from './bluesky-streaming';
-import { RELAY_REPLAY_MS } from './integrations/bluesky/bluesky-firehose';
-import { StreamProgressReporter } from './jobs/stream-progress';
-import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
-import type { DatabaseHandle } from './db/database';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
 import type { XEndpoint } from './integrations/x/x-http';
-import type { Metrics } from './modules/metrics/metrics';
 import { demoClock, followWallClock, replayDemoHistory } from './integrations/x/demo-feed';
-import type { JobLog, JobName } from './jobs/job';
+import type { JobName } from './jobs/job';
 import { Worker } from './jobs/worker';
-import { saveDemoProgress, type DemoState } from './modules/mana/demo-state.service';
+import { saveDemoProgress } from './modules/mana/demo-state.service';
 import { memberAccessToken, type LinkingDeps } from './modules/linking/linking.service';
 import { TokenVault } from './security/token-vault';
+import type { WorkerRuntime, WorkerRuntimeOptions } from './worker-runtime-types';
+
+export type { WorkerRuntime } from './worker-runtime-types';
 
 /** The X endpoint whose rate-limit window each job waits on (for the operator's job state). */
 const endpointOf: Record<JobName, XEndpoint | null> = {
@@ -35,26 +30,20 @@ const watchedEndpoints: XEndpoint[] = [
   'users/by/username',
 ];
 
-export type WorkerRuntime = { worker: Worker; start: () => Promise<void>; stop: () => Promise<void> };
-
 /**
  * The worker as the process runs it: its own X client (the app's bearer token), the jobs, and, for the demo,
  * the replay of the simulated history before the schedule starts. `demo` is given only when this process also
  * serves the simulated X (`npm start`): only then can it move the simulated clock.
  */
-export function createWorkerRuntime(options: {
-  config: Config;
-  database: DatabaseHandle;
-  log: JobLog;
-  demo?: { world: World; state: DemoState };
-  onTotalsChanged?: () => void;
-  /** The process's metrics: job runs, network calls and rate-limit windows are reported to it. */
-  metrics?: Metrics;
-}): WorkerRuntime {
+export async function createWorkerRuntime(options: WorkerRuntimeOptions): Promise<WorkerRuntime> {
   const { config, database, log, demo, metrics } = options;
   const replayClock = demo ? demoClock(demo.world) : undefined;
   const clock = replayClock ?? systemClock;
-  if (config.socialNetwork === 'bluesky') return blueskyRuntime(options);
+  if (config.socialNetwork === 'bluesky') {
+    // Bluesky's adapter and its packages are loaded only on Bluesky.
+    const { blueskyRuntime } = await import('./worker-runtime-bluesky');
+    return blueskyRuntime(options);
+  }
   const x = createXClient(config.x, database.db, {
     clock,
     ...(metrics ? { onCall: (call) => metrics.observeNetworkCall(call.endpoint, call.status) } : {}),
@@ -121,58 +110,4 @@ export function createWorkerRuntime(options: {
         .catch((error: unknown) => log.error({ err: error }, 'x budget: ledger not written'));
     },
   };
-}
-
-/**
- * The worker on Bluesky: the port on the public AppView, and the event-stream consumer that the leader alone
- * runs (started with leadership, stopped when stepping down or stopping). No polling search; no member tokens
- * (likes, reposts and replies are public records).
- */
-function blueskyRuntime(options: Parameters<typeof createWorkerRuntime>[0]): WorkerRuntime {
-  const { config, database, log, metrics } = options;
-  const clock = systemClock;
-  const db = database.db;
-  // Lag, rates and the relay's replay window left: this process's metrics, the log, and a row for other processes.
-  const progress = new StreamProgressReporter({
-    db,
-    log,
-    source: 'bluesky',
-    replayWindowMs: RELAY_REPLAY_MS,
-    maxLagSeconds: config.stream.maxLagSeconds,
-  });
-  metrics?.watchStream(async () =>
-    progress.hasReports ? progress.reading() : storedStreamReading(db, new Date()),
-  );
-  const reading = createBlueskyStreaming({
-    config: config.bluesky,
-    db,
-    log,
-    clock,
-    stream: { onProgress: (report) => progress.report(report) },
-    ...(metrics ? { onSkip: (reason) => metrics.countStreamSkip(reason) } : {}),
-  });
-  const worker = new Worker(
-    { db: database.db, network: reading.network, clock, log },
-    {
-      databaseKind: database.kind,
-      jobs: BLUESKY_JOBS,
-      leaderServices: [
-        {
-          name: 'bluesky-stream',
-          start: async () => {
-            progress.start();
-            await reading.stream.start();
-          },
-          stop: async () => {
-            await reading.stream.stop();
-            await progress.stop();
-          },
-        },
-      ],
-      ...(config.workerIntervalSeconds ? { intervalSeconds: config.workerIntervalSeconds } : {}),
-      ...(options.onTotalsChanged ? { onTotalsChanged: options.onTotalsChanged } : {}),
-      ...(metrics ? { onRun: (report) => metrics.observeJobRun(report) } : {}),
-    },
-  );
-  return { worker, start: () => worker.start(), stop: () => worker.stop() };
 }

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { ProgrammeRules } from '@manaboard/contract';
 import type { Config } from '../config/config';
 import type { Database } from '../db/schema';
-import { blueskyChecks, blueskyOfficialResolver } from '../integrations/bluesky/bluesky-doctor';
 import { createXClient } from '../integrations/x/x-client';
 import { checkOfficialAccounts, type CheckLine } from '../modules/programme/official-accounts';
 import { officialAccountProblems } from '../modules/programme/programme-seed';
@@ -45,6 +44,8 @@ export async function runDoctor(options: {
     lines.push(...(await officialAccountProblems(db, start)).map((text) => ({ ok: false, text })));
   }
   if (config.socialNetwork === 'bluesky') {
+    // Bluesky's adapter (and its npm packages) is loaded only on Bluesky.
+    const { blueskyChecks, blueskyOfficialResolver } = await import('../integrations/bluesky/bluesky-doctor');
     lines.push(...(await blueskyChecks({ config, ...(options.fetch ? { fetch: options.fetch } : {}) })));
     if (db && rules) {
       const resolve = blueskyOfficialResolver(config.bluesky, options.officialHandleDomain);

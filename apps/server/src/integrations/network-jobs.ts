@@ -1,6 +1,6 @@
 import type { Config } from '../config/config';
 import type { JobName } from '../job-types';
-import { BLUESKY_JOBS } from './bluesky/bluesky-reading';
+import { BLUESKY_JOBS } from './bluesky/bluesky-facts';
 
 /** X is read by polling: every job runs (search finds posts, interactions reads who reposted and quoted). */
 export const X_JOBS: readonly JobName[] = [

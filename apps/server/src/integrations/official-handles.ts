@@ -1,4 +1,4 @@
-import { BLUESKY_OFFICIAL_HANDLES } from './bluesky/bluesky-ids';
+import { BLUESKY_OFFICIAL_HANDLES } from './bluesky/bluesky-facts';
 import { X_OFFICIAL_HANDLES } from './x/x-official-handles';
 import type { NetworkName, OfficialHandleRule } from '../social/social-network';
 

@@ -11,6 +11,12 @@ const PATH = '/xrpc/com.atproto.sync.subscribeRepos';
 const seqOf = (frame: Uint8Array) => (decode(decodeFirst(frame)[1]) as { seq: number }).seq;
 const headerOf = (frame: Uint8Array) => frame.subarray(0, frame.length - decodeFirst(frame)[1].length);
 const bodyOf = (frame: Uint8Array) => decode(decodeFirst(frame)[1]) as Record<string, unknown>;
+const concatFrames = (a: Uint8Array, b: Uint8Array) => {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+};
 
 /** Frames from `url` until `count` have arrived or `ms` have passed. */
 async function read(url: string, count: number, ms = 10_000): Promise<Uint8Array[]> {
@@ -116,6 +122,23 @@ describe.skipIf(reason)('the subscribeRepos replay server', () => {
       expect(encode(rest)).toEqual(encode(expected));
       expect(Math.abs(Date.parse(String(time)) - server.producedAt(firstSeq + n))).toBeLessThan(2);
     });
+  });
+
+  it('in live mode sends an injected event as the next one produced, at its own seq and time', async () => {
+    const server = await serve({ rate: 200, live: true });
+    const firstSeq = seqOf(recorded[0] ?? new Uint8Array());
+    const made: Array<{ seq: number; time: string }> = [];
+    const seq = server.inject((s, time) => {
+      made.push({ seq: s, time });
+      return concatFrames(encode({ op: 1, t: '#info' }), encode({ name: 'Injected', seq: s, time }));
+    });
+    const frames = await read(`${server.url}${PATH}?cursor=${firstSeq - 1}`, seq - firstSeq + 2);
+    const at = frames.findIndex((frame) => bodyOf(frame).name === 'Injected');
+    expect(at).toBe(seq - firstSeq);
+    expect(bodyOf(frames[at] ?? new Uint8Array())).toEqual({ name: 'Injected', ...made[0] });
+    expect(seqOf(frames[at + 1] ?? new Uint8Array())).toBe(seq + 1);
+    const recordedOnly = await serve({ rate: 1 });
+    expect(() => recordedOnly.inject(() => new Uint8Array())).toThrow(/live/);
   });
 
   it('answers a cursor ahead of the stream with a FutureCursor error frame', async () => {

@@ -34,6 +34,11 @@ export type ReplayServer = {
   headSeq: () => number;
   /** When the event with this seq was produced (ms since the epoch), while it is in the stream. */
   producedAt: (seq: number) => number;
+  /**
+   * Live mode: the next event produced is `make(seq, time)` instead of the recording's (a frame the bench writes,
+   * e.g. a like to time end to end); returns its seq.
+   */
+  inject: (make: (seq: number, time: string) => Uint8Array) => number;
   close: () => Promise<void>;
 };
 
@@ -81,11 +86,14 @@ export async function startReplayServer(options: ReplayOptions): Promise<ReplayS
     return i < 0 ? length : i;
   };
   const producedAt = (seq: number) => started + ((seq - firstSeq - backlog) * 1000) / options.rate;
+  const injected = new Map<number, (seq: number, time: string) => Uint8Array>();
   const frameAt = (n: number): Uint8Array => {
     const p = parsed[n % length];
     if (!p) throw new Error(`no frame ${n}`);
     if (!options.live) return options.frames[n] ?? new Uint8Array();
     const time = new Date(producedAt(firstSeq + n)).toISOString();
+    const make = injected.get(n);
+    if (make) return make(firstSeq + n, time);
     return concat(p.header, encode({ ...p.body, seq: firstSeq + n, time }));
   };
 
@@ -129,6 +137,12 @@ export async function startReplayServer(options: ReplayOptions): Promise<ReplayS
     url: `ws://127.0.0.1:${port}`,
     headSeq: () => seqAt(produced() - 1),
     producedAt,
+    inject: (make) => {
+      if (!options.live) throw new Error('only a live replay takes injected events');
+      const n = Math.max(produced(), ...[...injected.keys()].map((k) => k + 1));
+      injected.set(n, make);
+      return seqAt(n);
+    },
     close: async () => {
       for (const socket of sockets) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

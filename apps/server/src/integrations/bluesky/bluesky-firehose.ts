@@ -5,21 +5,13 @@ import type {
   SkipReason,
   StreamBatch,
   StreamCursor,
-  StreamEvent,
   StreamLog,
   StreamSource,
 } from '../../social/stream-source';
+import { FrameBatch } from './bluesky-batch';
 import { FrameQueue } from './bluesky-frame-queue';
 import type { FrameReader, FrameResult } from './bluesky-frames';
-
-/**
- * How long Bluesky's relay keeps events to replay from a cursor. Assumed conservatively (the relay's replay window
- * is a setting of the relay): a stored cursor older than this is reported as a gap.
- */
-export const RELAY_REPLAY_MS = 24 * 3_600_000;
-
-/** Verified mode: frames whose signature checks run ahead of the one being read. */
-const PREFETCH = 64;
+import { RELAY_REPLAY_MS } from './bluesky-facts';
 
 /** The socket refuses a message larger than this (memory's bound); the reader skips smaller oversized frames. */
 const SOCKET_MAX_PAYLOAD = 64 * 1024 * 1024;
@@ -94,44 +86,21 @@ export class BlueskyFirehose implements StreamSource {
     signal.addEventListener('abort', onAbort, { once: true });
     const batchSize = o.batchSize ?? 500;
     const flushMs = o.flushMs ?? 1_000;
-    let events: StreamEvent[] = [];
-    let seen = 0;
-    let last: { seq: number; time: string | null } | null = null;
-    let lastTime: string | null = null;
-    let startedAt = Date.now();
-    const batch = (): StreamBatch => {
-      const b: StreamBatch = {
-        events,
-        cursor: last?.time ? { seq: last.seq, time: last.time } : { seq: last?.seq },
-        cursorTime: last?.time ? new Date(last.time) : null,
-        seen,
-      };
-      events = [];
-      seen = 0;
-      startedAt = Date.now();
-      return b;
-    };
+    const batch = new FrameBatch();
     try {
       while (!signal.aborted) {
-        if (o.reader.prefetch) queue.ahead(PREFETCH, o.reader.prefetch);
         const frame = queue.next();
         if (!frame) {
           if (queue.failure) throw queue.failure;
-          if (last && seen > 0 && Date.now() - startedAt >= flushMs) yield batch();
-          else await queue.waitFor(last && seen > 0 ? flushMs - (Date.now() - startedAt) : flushMs);
+          if (batch.due(Infinity, flushMs)) yield batch.take();
+          else await queue.waitFor(batch.pending ? flushMs - batch.age : flushMs);
           continue;
         }
         const pending = o.reader.read(frame, interest);
         const result = pending instanceof Promise ? await pending : pending;
         const at = this.handle(result);
-        if (at) {
-          seen++;
-          // A frame without a time (an unknown kind) keeps the time of the one before: the cursor's time stays known.
-          lastTime = at.time ?? lastTime;
-          last = { seq: at.seq, time: lastTime };
-          if (result.kind === 'events') for (const e of result.events) events.push(e);
-        }
-        if (seen > 0 && (events.length >= batchSize || Date.now() - startedAt >= flushMs)) yield batch();
+        if (at) batch.add(at, result.kind === 'events' ? result.events : []);
+        if (batch.due(batchSize, flushMs)) yield batch.take();
       }
     } finally {
       clearInterval(heartbeat);

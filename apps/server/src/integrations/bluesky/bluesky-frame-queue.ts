@@ -2,13 +2,12 @@ import type WebSocket from 'ws';
 
 /**
  * Frames received from the relay and not handled yet, bounded: the socket is paused while it is full. Kept apart from
- * the firehose (bluesky-firehose.ts) because it is the flow-control seam: the firehose only reads, prefetches and
+ * the firehose (bluesky-firehose.ts) because it is the flow-control seam: the firehose only reads and
  * waits, while this queue owns the socket's listeners, its pause/resume and the connection's liveness.
  */
 export class FrameQueue {
   private frames: Uint8Array[] = [];
   private head = 0;
-  private prefetched = 0;
   private waiter: (() => void) | null = null;
   private paused = false;
   failure: Error | null = null;
@@ -43,22 +42,11 @@ export class FrameQueue {
     socket.on('error', (error: Error) => this.fail(error));
   }
 
-  /** Calls `prefetch` once on each frame among the next `n` not handled yet. */
-  ahead(n: number, prefetch: (frame: Uint8Array) => void): void {
-    this.prefetched = Math.max(this.prefetched, this.head);
-    const end = Math.min(this.frames.length, this.head + n);
-    for (; this.prefetched < end; this.prefetched++) {
-      const frame = this.frames[this.prefetched];
-      if (frame) prefetch(frame);
-    }
-  }
-
   next(): Uint8Array | undefined {
     if (this.head >= this.frames.length) return undefined;
     const frame = this.frames[this.head++];
     if (this.head > 1024 && this.head * 2 > this.frames.length) {
       this.frames = this.frames.slice(this.head);
-      this.prefetched = Math.max(0, this.prefetched - this.head);
       this.head = 0;
     }
     if (this.paused && this.frames.length - this.head < this.limit / 2) {

@@ -77,9 +77,9 @@ export async function commitFrame(
 export const post = (text: string, extra: object = {}) =>
   block({ $type: 'app.bsky.feed.post', text, createdAt: '2026-01-01T00:00:00.000Z', ...extra });
 
-export const like = (subjectUri: string) =>
+export const like = (subjectUri: string, createdAt = '2026-01-01T00:00:00.000Z') =>
   block({
     $type: 'app.bsky.feed.like',
     subject: { uri: subjectUri, cid: 'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm' },
-    createdAt: '2026-01-01T00:00:00.000Z',
+    createdAt,
   });

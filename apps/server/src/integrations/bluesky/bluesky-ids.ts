@@ -1,4 +1,3 @@
-import type { OfficialHandleRule } from '../../social/social-network';
 import { AtUri } from '@atproto/syntax';
 
 /**
@@ -30,14 +29,3 @@ export function postUrl(base: string, handle: string, id: string): string {
   const rkey = parsed?.rkey ?? encodeURIComponent(id);
   return `${base}/profile/${encodeURIComponent(handle)}/post/${encodeURIComponent(rkey)}`;
 }
-
-/**
- * Bluesky's official handles: a full domain handle (`team.example.com`, an account under its own domain, taken as
- * it is), or a bare name of letters, digits and inner hyphens, which is the account `{name}.bsky.social`.
- */
-export const BLUESKY_OFFICIAL_HANDLES: OfficialHandleRule = {
-  problem: (handle) =>
-    handle.includes('.') || /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(handle)
-      ? null
-      : `"${handle}" is not a Bluesky handle: a name of letters, digits and hyphens (under bsky.social) or a full domain handle (team.example.com)`,
-};

@@ -2,20 +2,12 @@ import { HandleResolver, IdResolver, parseToAtprotoDocument } from '@atproto/ide
 import type { Clock } from '../../clock';
 import type { BlueskyConfig } from '../../config/config';
 import { DEFAULT_STREAM_AUTHORITY } from '../../config/stream-authority-config';
-import type { JobName } from '../../job-types';
 import type { SkipReason, StreamLog } from '../../social/stream-source';
 import { BlueskyFirehose, type FirehoseOptions } from './bluesky-firehose';
 import { createFrameReader } from './bluesky-frames';
 import { blueskyGapSearch, type GapFillOptions } from './bluesky-gap-fill';
 import { BlueskySocialNetwork } from './bluesky-network';
 import { BlueskyCommitVerifier } from './bluesky-verify';
-
-/**
- * The jobs the worker runs on Bluesky: no polling search and no interactions poll (the event stream brings posts,
- * likes, reposts, replies, quotes and deletions); refresh reconciles counts from getPosts, settle re-checks
- * interactions with official posts (likes, reposts and replies are public), totals and fairness as everywhere.
- */
-export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness'];
 
 /** Bluesky's own handle domain: a bare official name `ManaboardHQ` is the account `manaboardhq.bsky.social`. */
 export const OFFICIAL_HANDLE_DOMAIN = 'bsky.social';

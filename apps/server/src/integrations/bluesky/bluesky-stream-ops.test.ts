@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config/config';
 import { readState, saveCursor } from '../../modules/mana/ingest-state.repository';
 import { upsertAccount } from '../../modules/linking/accounts.repository';
 import { Sealed } from '../../config/sealed';
@@ -8,7 +7,7 @@ import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld, type Did } from '../../test/bluesky-world';
 import { createWorkerRuntime } from '../../worker-runtime';
 import { GAP_JOB } from '../../jobs/stream-gap';
-import { RELAY_REPLAY_MS } from './bluesky-firehose';
+import { RELAY_REPLAY_MS } from './bluesky-facts';
 import { storedStreamReading } from '../../modules/stream-progress/stream-progress.service';
 
 const HOUR = 3_600_000;
@@ -29,17 +28,9 @@ describe.skipIf(reason)('the Bluesky stream in operation', () => {
 
   it('with SOCIAL_NETWORK=bluesky the worker leader runs the consumer, and stopping the worker stops it', async () => {
     w.time.offset = 0;
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SOCIAL_NETWORK: 'bluesky',
-      BLUESKY_APPVIEW_URL: w.net.appviewUrl,
-      BLUESKY_PLC_URL: w.net.plcUrl,
-      BLUESKY_RELAY_URL: w.net.streamUrl,
-      BLUESKY_ALLOW_HTTP: 'true',
-    });
+    const config = w.workerConfig();
     await saveCursor(w.database.db, STREAM_JOB, { seq: await w.head() }, new Date());
-    const runtime = createWorkerRuntime({ config, database: w.database, log: w.log });
+    const runtime = await createWorkerRuntime({ config, database: w.database, log: w.log });
     expect(runtime.worker.uses('search')).toBe(false);
     expect(runtime.worker.uses('refresh')).toBe(true);
     await runtime.start();

@@ -1,6 +1,6 @@
 import type { NetworkUsage } from '@manaboard/contract/admin';
 import type { StreamCursor } from '../../social/stream-source';
-import { RELAY_REPLAY_MS } from './bluesky-firehose';
+import { RELAY_REPLAY_MS } from './bluesky-facts';
 
 const iso = (at: Date | null | undefined) => at?.toISOString() ?? null;
 

@@ -14,7 +14,8 @@ const PATH = 'app.bsky.feed.like/a';
 /** A commit of Bob's liking the tracked post, signed with `signer`: its tree holds the like at PATH. */
 async function signedFrame(signer: Secp256k1PrivateKeyExportable, tamper: 'none' | 'sig' | 'op' = 'none') {
   const record = await like(TRACKED);
-  const other = await like('at://did:plc:ann/app.bsky.feed.post/other');
+  // Another like of the tracked post, one the signed tree does not hold (what a forging relay would slip in).
+  const other = await like(TRACKED, '2026-01-02T00:00:00.000Z');
   const tree = await block({
     l: null,
     e: [{ p: 0, k: toBytes(new TextEncoder().encode(PATH)), v: CID.toCidLink(record.cid), t: null }],
@@ -39,25 +40,31 @@ async function signedFrame(signer: Secp256k1PrivateKeyExportable, tamper: 'none'
   );
 }
 
+/** A verified-mode reader whose accounts' key is `key`'s, counting how often it is resolved; and a stranger's key. */
+async function verifyingReader() {
+  const key = await Secp256k1PrivateKeyExportable.createKeypair();
+  const stranger = await Secp256k1PrivateKeyExportable.createKeypair();
+  const didKey = await key.exportPublicKey('did');
+  let resolved = 0;
+  const reader = createFrameReader({
+    verifier: new BlueskyCommitVerifier({ plcUrl: 'http://unused', allowHttp: false }, () => {
+      resolved++;
+      return Promise.resolve(didKey);
+    }),
+  });
+  return { key, stranger, reader, resolved: () => resolved };
+}
+
 describe('verified mode (BLUESKY_VERIFY_COMMITS)', () => {
   it("keeps a commit signed with the account's key, skips a bad signature and an op the signed tree does not hold", async () => {
-    const key = await Secp256k1PrivateKeyExportable.createKeypair();
-    const stranger = await Secp256k1PrivateKeyExportable.createKeypair();
-    const didKey = await key.exportPublicKey('did');
-    let resolved = 0;
-    const reader = createFrameReader({
-      verifier: new BlueskyCommitVerifier({ plcUrl: 'http://unused', allowHttp: false }, () => {
-        resolved++;
-        return Promise.resolve(didKey);
-      }),
-    });
+    const { key, stranger, reader, resolved } = await verifyingReader();
     const interest = new StreamInterest();
     interest.load({ tracked: [TRACKED], people: [], officials: [], names: () => false });
     const ok = await reader.read(await signedFrame(key), interest);
     expect(ok.kind === 'events' ? ok.events.map((e) => e.type) : ok).toEqual(['like']);
     // The key is kept: a second commit does not resolve it again.
     await reader.read(await signedFrame(key), interest);
-    expect(resolved).toBe(1);
+    expect(resolved()).toBe(1);
     expect(await reader.read(await signedFrame(key, 'sig'), interest)).toMatchObject({
       kind: 'skip',
       reason: 'bad-signature',
@@ -72,5 +79,25 @@ describe('verified mode (BLUESKY_VERIFY_COMMITS)', () => {
       reason: 'bad-signature',
       detail: `${PATH}: the op is not what the signed tree holds`,
     });
+  });
+
+  it('checks only commits the programme keeps something of: one that concerns nobody moves the cursor unchecked', async () => {
+    const { stranger, reader, resolved } = await verifyingReader();
+    const interest = new StreamInterest();
+    // The liked post is not tracked: nothing of the commit would be stored, whoever signed it.
+    interest.load({ tracked: [], people: [], officials: [], names: () => false });
+    expect(await reader.read(await signedFrame(stranger), interest)).toMatchObject({
+      kind: 'events',
+      seq: 1,
+      events: [],
+    });
+    expect(resolved()).toBe(0);
+    // Once the post is tracked, the same forged commit is checked and skipped.
+    interest.add([TRACKED], []);
+    expect(await reader.read(await signedFrame(stranger), interest)).toMatchObject({
+      kind: 'skip',
+      reason: 'bad-signature',
+    });
+    expect(resolved()).toBeGreaterThan(0);
   });
 });

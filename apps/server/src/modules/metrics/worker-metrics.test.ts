@@ -34,7 +34,7 @@ describe.each(testDatabaseKinds())('the worker’s metrics on the metrics port (
   it('counts job runs, items and network calls, shows rate-limit windows and the totals lag', async () => {
     const config = { ...loadConfig({ NODE_ENV: 'test' }), x: sim.config };
     const metrics = new Metrics({ db: database.db, monthlyReadCap: 5_000 });
-    const runtime = createWorkerRuntime({ config, database, log: pino({ level: 'silent' }), metrics });
+    const runtime = await createWorkerRuntime({ config, database, log: pino({ level: 'silent' }), metrics });
     const server = await startMetricsServer(metrics, { port: 0, host: '127.0.0.1' });
     const scrape = async () => {
       const response = await fetch(server.url);
