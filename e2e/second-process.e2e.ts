@@ -71,11 +71,12 @@ async function startBuilt(env: Record<string, string>) {
     if (Date.now() > deadline) throw new Error(`the second process did not answer within 180 s:\n${errors}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return async () => {
+  const stop = async () => {
     child.kill('SIGTERM');
     await exited;
     await fs.rm(dataDir, { recursive: true, force: true });
   };
+  return Object.assign(stop, { pid: child.pid ?? 0 });
 }
 
 // Issue 23: starting or restarting processes on one checkout (each on its own embedded database: one owner per
@@ -121,5 +122,42 @@ describe('a second process started on the same checkout', () => {
     }
     expect(client.failures).toEqual([]);
     expect(client.requests()).toBeGreaterThan(50);
+  }, 400_000);
+});
+
+// scripts/runtime-env.mjs: the server replaces itself once, in place, with its memory settings (issue 23).
+describe.runIf(process.platform === 'linux')("npm start's process", () => {
+  const settingsOf = async (pid: number) => ({
+    flags: (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((a) => a.startsWith('--')),
+    tunables: (await fs.readFile(`/proc/${pid}/environ`, 'utf8'))
+      .split('\0')
+      .find((v) => v.startsWith('GLIBC_TUNABLES=')),
+  });
+
+  it("runs with the gc extension under its own name, a young generation of at most 4 MB and glibc returning large blocks, keeping the operator's own settings", async () => {
+    const env = { SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
+    const defaults = await startBuilt(env);
+    try {
+      // The same pid as spawned: replaced in place, not a second process.
+      expect(await settingsOf(defaults.pid)).toEqual({
+        flags: ['--expose-gc-as=__manaboardGc', '--max-semi-space-size=4'],
+        tunables: 'GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072',
+      });
+    } finally {
+      await defaults();
+    }
+    const own = await startBuilt({
+      ...env,
+      NODE_OPTIONS: '--max-semi-space-size=8',
+      GLIBC_TUNABLES: 'glibc.malloc.arena_max=2',
+    });
+    try {
+      expect(await settingsOf(own.pid)).toEqual({
+        flags: ['--expose-gc-as=__manaboardGc'],
+        tunables: 'GLIBC_TUNABLES=glibc.malloc.arena_max=2',
+      });
+    } finally {
+      await own();
+    }
   }, 400_000);
 });

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { currentBuild, ensureBuild, hashSources, isBuilt } from './build-lib.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,6 +103,11 @@ async function buildServer(outDir) {
     platform: 'node',
     target: 'node24',
     format: 'esm',
+    // Code shared by main and the commands, and each module imported with import() (Bluesky's adapter, the pg and
+    // ioredis drivers), goes into chunks beside them (chunk-<hash>.js, in the same flat directory): a lazily
+    // imported module's npm imports then load with it, not at start (issue 23: a server on X never loads the
+    // @atproto packages, ~90 MB resident).
+    splitting: true,
     // Stack traces name src/…/file.ts and its line (the processes run with source maps enabled).
     sourcemap: true,
     // Line mapping needs no copy of the sources: the process would hold them in its heap for good.
@@ -121,6 +126,29 @@ async function buildServer(outDir) {
       },
     ],
   });
+  buildPgliteTemplate(outDir);
+}
+
+/**
+ * A fresh PGlite data directory, made once per build beside the bundle (`pglite-template/`, ~40 MB): a first start
+ * copies it into DATA_DIR (apps/server/src/db/pglite-init.ts) instead of running initdb (~2.5 s) or loading a dump
+ * of it in a child process (~0.7 s, which compiled PGlite's WebAssembly a second time). The cluster is closed
+ * cleanly here, so its files are what PostgreSQL itself reopens. The build's hash covers package-lock.json, so a
+ * new PGlite makes a new template.
+ */
+function buildPgliteTemplate(outDir) {
+  const pglite = pathToFileURL(path.join(repoRoot, 'node_modules/@electric-sql/pglite/dist/index.js')).href;
+  const script = [
+    `const { PGlite } = await import(${JSON.stringify(pglite)});`,
+    `const db = await PGlite.create({ dataDir: process.argv[1] });`,
+    `await db.close();`,
+  ].join('\n');
+  const result = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', script, path.join(outDir, 'pglite-template')],
+    { stdio: 'inherit' },
+  );
+  if (result.status !== 0) throw new Error(`the PGlite template was not made (exit ${result.status})`);
 }
 
 /** Builds what is out of date; returns the names of the targets it built. */

@@ -17,6 +17,8 @@ import { monitorEventLoop } from './event-loop-monitor';
 import { officialHandleRule } from './integrations/official-handles';
 import { seedProgrammeRules } from './modules/programme/programme-seed';
 import { runDoctor } from './doctor/doctor';
+import { startMemoryTrim } from './memory-trim';
+import { pinTickShape } from './tick-shape';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -36,6 +38,8 @@ const startupLog = { warn: (details: object, message: string) => console.warn(me
  * worker first.
  */
 async function main(): Promise<void> {
+  // Before anything else: no full collection may forget the shape of Node's nextTick entries (tick-shape.ts).
+  pinTickShape();
   const role = roleOf(process.argv.slice(2));
   const config = loadConfig();
   if (role !== 'all' && !config.databaseUrl) {
@@ -97,13 +101,15 @@ async function main(): Promise<void> {
       'worker: no X credentials, so it calls the simulated X of the API process on this PORT; for several processes run `npm run x-sim` and set the X_* variables (docs/operations.md)',
     );
   }
+  // Memory the start, the demo's replay and bursts of load leave behind goes back to the system once quiet.
+  const memoryTrim = await startMemoryTrim(log, config.memoryTrimSeconds * 1000);
   if (config.logEventLoopSeconds > 0) {
     monitorEventLoop(log, { everyMs: config.logEventLoopSeconds * 1000, slowMs: config.logSlowMs });
   }
   const worker: WorkerRuntime | undefined =
     role === 'api'
       ? undefined
-      : createWorkerRuntime({
+      : await createWorkerRuntime({
           config,
           database,
           log,
@@ -166,6 +172,7 @@ async function main(): Promise<void> {
       await app?.close();
       await metricsServer?.close();
       await database.close();
+      memoryTrim.stop();
       process.exit(0);
     } catch (error) {
       log.error({ err: error }, 'error during shutdown');

@@ -70,11 +70,9 @@ export class PostIndex {
   private readonly byAuthor = new Map<string, SortedPosts>();
   private readonly byConversation = new Map<string, SortedPosts>();
   private readonly byWord = new Map<string, SortedPosts>();
-  private readonly terms = new Map<string, PostTerms>();
 
   add(post: SimPost): void {
     const terms = postTerms(post.text);
-    this.terms.set(post.id, terms);
     this.timeline.add(post);
     addTo(this.byAuthor, post.authorId, post);
     addTo(this.byConversation, post.conversationId, post);
@@ -97,12 +95,11 @@ export class PostIndex {
     return this.byWord.get(word)?.read() ?? EMPTY;
   }
 
+  /**
+   * Read again from the text each time, not kept: search reads only the candidates of the smallest list, and
+   * keeping every post's tokens and sets held a quarter of the demo world's memory (issue 23).
+   */
   termsOf(post: SimPost): PostTerms {
-    let terms = this.terms.get(post.id);
-    if (!terms) {
-      terms = postTerms(post.text);
-      this.terms.set(post.id, terms);
-    }
-    return terms;
+    return postTerms(post.text);
   }
 }

@@ -30,6 +30,8 @@ export type Config = {
   webDistDir: string;
   /** The embedded database's memory settings (memory-config.ts). */
   pgliteMemory: PgliteMemory;
+  /** Seconds between the checks that give memory back (memory-trim.ts); 0: never. */
+  memoryTrimSeconds: number;
   /** The one network the programme runs on (docs/networks.md). */
   socialNetwork: 'x' | 'bluesky';
   x: XConfig;

@@ -98,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     stream: streamConfig(e),
     programme: programmeConfig(e),
     pgliteMemory: pgliteMemory(e),
+    memoryTrimSeconds: e.MEMORY_TRIM_SECONDS,
     admin: adminConfig(e),
   };
 }

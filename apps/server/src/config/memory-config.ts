@@ -13,6 +13,8 @@ export const memoryEnvShape = {
   PGLITE_SHARED_BUFFERS: pgSize.default('16MB'),
   PGLITE_MAINTENANCE_WORK_MEM: pgSize.default('16MB'),
   PGLITE_WORK_MEM: pgSize.default('4MB'),
+  /** How often the server checks whether to give memory back (memory-trim.ts); 0: never. */
+  MEMORY_TRIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 };
 
 export type PgliteMemory = { sharedBuffers: string; maintenanceWorkMem: string; workMem: string };

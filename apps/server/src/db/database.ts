@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { pgliteStartParams, type PgliteMemory } from '../config/memory-config';
 import { initPgliteDataDir } from './pglite-init';
 import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
@@ -37,7 +37,10 @@ export type DatabaseOptions =
       loadDataDir?: Blob;
       /** Shared buffers and work memory (PGLITE_* settings); PostgreSQL's defaults when omitted. */
       memory?: PgliteMemory;
-      /** A fresh data directory is created in a child process, whose memory then goes (pglite-init.ts). */
+      /**
+       * A fresh data directory is copied from the build's template, or made by initdb in a child process whose
+       * memory then goes (pglite-init.ts).
+       */
       initInChild?: boolean;
     }
   | {
@@ -87,7 +90,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       throw error;
     }
   } else {
-    const pool = new pg.Pool({
+    // Imported only here: a server on PGlite never loads the PostgreSQL driver.
+    const { Pool } = (await import('pg')).default;
+    const pool = new Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),

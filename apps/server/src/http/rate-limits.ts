@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config/config';
 import { CatalogueError } from '../errors';
 import { browserIdSchema, hashBrowserId } from '../modules/identity/browser-id';
@@ -128,9 +128,11 @@ function limitPublicReads(app: FastifyInstance, perMinute: number | undefined): 
 /**
  * The shared counter store. Commands fail at once while Redis is away (no offline queue): the limiter then lets
  * requests through (skipOnError) instead of making every request wait for a reconnect, and the outage is
- * logged. Start-up waits briefly for the first connection so counting starts with the first request.
+ * logged. Start-up waits briefly for the first connection so counting starts with the first request. ioredis is
+ * imported here only: a server without REDIS_URL never loads it.
  */
 async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) error'));
   app.addHook('onClose', async () => {

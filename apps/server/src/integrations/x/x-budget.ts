@@ -1,3 +1,4 @@
+import { ordinal } from '../../text-order';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { XApiError } from './x-errors';
@@ -130,7 +131,7 @@ export function formatUsageReport(month: {
     sum.failures += line.failures;
     byEndpoint.set(line.endpoint, sum);
   }
-  const rows = [...byEndpoint].sort(([a], [b]) => a.localeCompare(b));
+  const rows = [...byEndpoint].sort(([a], [b]) => ordinal(a, b));
   const body = rows.map(
     ([endpoint, s]) => `  ${endpoint.padEnd(20)} ${s.calls} calls, ${s.reads} reads, ${s.failures} failed`,
   );

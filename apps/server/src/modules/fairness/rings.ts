@@ -1,3 +1,4 @@
+import { ordinal } from '../../text-order';
 /** How often one author engaged with another's posts (likes, replies, quotes, reposts) in the window. */
 export type EngagementCount = { actorId: string; authorId: string; count: number };
 
@@ -123,7 +124,7 @@ export function findRings(
         density,
         reciprocity: cluster.filter((id) => id !== memberId && mine.has(id)).length / (cluster.length - 1),
         topEngagers: [...from]
-          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .sort((a, b) => b[1] - a[1] || ordinal(a[0], b[0]))
           .slice(0, 5)
           .map(([id, count]) => ({ id, count, inCluster: members.has(id) })),
       });

@@ -1,3 +1,4 @@
+import { ordinal } from '../../text-order';
 /** An author's engagement on one UTC day: what their posts created that day received. */
 export type DailyEngagement = { authorId: string; day: string; engagement: number };
 
@@ -51,7 +52,7 @@ export function findSpikes(
   const byAuthor = new Map<string, DailyEngagement[]>();
   for (const d of days) byAuthor.set(d.authorId, [...(byAuthor.get(d.authorId) ?? []), d]);
   const findings: SpikeFinding[] = [];
-  for (const [memberId, list] of [...byAuthor].sort((a, b) => a[0].localeCompare(b[0]))) {
+  for (const [memberId, list] of [...byAuthor].sort((a, b) => ordinal(a[0], b[0]))) {
     if (list.length < thresholds.minHistoryDays + 1) continue;
     let best: SpikeFinding | undefined;
     for (const day of list) {
