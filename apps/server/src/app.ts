@@ -1,5 +1,5 @@
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type onResponseHookHandler } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config/config';
@@ -34,7 +34,6 @@ import type { ReferralDeps } from './modules/referrals/referrals.service';
 import type { LinkingDeps } from './modules/linking/linking.service';
 import { TokenVault } from './security/token-vault';
 import type { TokenCipher } from './security/token-cipher';
-import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
 import { networkOf } from './app-network';
 import { officialHandleRule } from './integrations/official-handles';
 import { networkJobs } from './integrations/network-jobs';
@@ -84,6 +83,30 @@ export function createMetrics(config: Config, db: Db): Metrics {
   return metrics;
 }
 
+/**
+ * The one per-request metrics cost: a histogram observation labelled by the route pattern, never the raw URL.
+ * Each route gets its own onResponse hook that knows its pattern, so a request never builds
+ * `request.routeOptions` (a new object each time it is read) for it; a path no route matches is `unmatched`,
+ * counted by the root hook, the only one a 404 of Fastify's runs. Must be called before any route is registered.
+ */
+function observeRequests(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const observe: onResponseHookHandler = (request, reply, done) => {
+      metrics.observeRequest(pattern, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    const own = route.onResponse;
+    route.onResponse = own === undefined ? [observe] : [...(Array.isArray(own) ? own : [own]), observe];
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) {
+      metrics.observeRequest('unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    }
+    done();
+  });
+}
+
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 function logControl(config: Config) {
@@ -109,16 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   const metrics = deps.metrics ?? createMetrics(config, database.db);
-  // The one per-request metrics cost: a histogram observation labelled by the route pattern (never the raw URL).
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(
-      request.routeOptions.url ?? 'unmatched',
-      request.method,
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
+  observeRequests(app, metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Writes take JSON only: any other body (text/plain included) is a 415.
@@ -219,7 +233,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     simulated: network.simulatedX,
     brandingFile: config.brandingFile,
   });
-  if (network.blueskyOAuth) await app.register(blueskyOAuthRoutes, { oauth: network.blueskyOAuth });
+  // The network's own routes (Bluesky's OAuth client metadata and keys).
+  if (network.routes) await app.register(network.routes);
   if (network.simulatedX) {
     // The demo's world follows the wall clock; a test's world keeps its own simulated time; the demo feed
     // (main.ts) drives its world's clock itself while it replays the history.

@@ -170,6 +170,18 @@ describe('HTTP behaviour', () => {
       headers: { origin: 'http://localhost:3000' },
     });
     expect(own.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    expect(own.headers['access-control-expose-headers']).toBe('Retry-After, ETag');
+    expect(own.headers.vary).toMatch(/\bOrigin\b/);
+  });
+
+  it('sends no CORS headers to a request that names no Origin, but still says the answer varies by it', async () => {
+    for (const url of ['/api/public/announcements', '/healthz', '/api/mana?limit=5']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      const cors = Object.keys(response.headers).filter((name) => name.startsWith('access-control-'));
+      expect(cors, url).toEqual([]);
+      expect(response.headers.vary, url).toMatch(/\bOrigin\b/);
+    }
   });
 });
 

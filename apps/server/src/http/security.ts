@@ -89,7 +89,9 @@ export async function registerSecurity(app: FastifyInstance, config: SecurityCon
   });
   const allowed = new Set([config.publicOrigin, ...config.corsOrigins]);
   await app.register(cors, {
-    origin: (origin, callback) => callback(null, origin === undefined || allowed.has(origin)),
+    // Only a request that names an Origin is a CORS request: one without (same-origin reads, curl, probes) gets
+    // no CORS headers, as they would mean nothing to it (Vary: Origin still goes on every answer, for caches).
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Content-Type', 'X-User-Id', 'X-CSRF-Token'],
     exposedHeaders: ['Retry-After', 'ETag'],

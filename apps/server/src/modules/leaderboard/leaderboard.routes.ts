@@ -11,7 +11,7 @@ import { browserIdSchema, hashBrowserId } from '../identity/browser-id';
 import { breakdownOf } from './breakdown.service';
 import { sendStored, storedAnswer } from '../../http/representations';
 import { totalsStamp } from '../mana/totals.repository';
-import { weekKey } from '../mana/scoring';
+import { weekKeyMemo } from '../mana/scoring';
 import { LeaderboardCache } from './leaderboard-cache';
 import { dailyLimit, dailyLimitOf, manaPage, postsPage, type LeaderboardDeps } from './leaderboard.service';
 
@@ -51,8 +51,9 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
       cacheMs > 0 ? (cache.peek(key) ?? (await cache.get(key, build))) : storedAnswer(await build());
     return sendStored(request, reply, answer, CACHE_CONTROL);
   };
+  const weekOf = weekKeyMemo();
   const keyOf = (route: string, q: LeaderboardQuery) =>
-    `${route}|${q.weekly ? weekKey(new Date(deps.now())) : 'all'}|${q.limit}|${q.offset}|${q.search}`;
+    `${route}|${q.weekly ? weekOf(deps.now()) : 'all'}|${q.limit}|${q.offset}|${q.search}`;
 
   // Answers are sent as stored bytes in the negotiated encoding: @fastify/compress keeps out (compress: false).
   const stored = { schema: { querystring: leaderboardQuerySchema }, compress: false } as const;

@@ -7,6 +7,8 @@ import {
   nextUtcMidnight,
   overDailyLimit,
   postMana,
+  weekKey,
+  weekKeyMemo,
 } from './scoring';
 
 const weights = { like: 1, reply: 2, repost: 2, quote: 3 };
@@ -118,5 +120,28 @@ describe('isoWeekStart', () => {
         },
       ),
     );
+  });
+});
+
+describe('weekKeyMemo', () => {
+  it("gives weekKey's answer for any time, across week boundaries and when time moves back", () => {
+    const weekOf = weekKeyMemo();
+    const sundayNight = Date.parse('2026-11-22T23:59:59.999Z');
+    const monday = Date.parse('2026-11-23T00:00:00.000Z');
+    for (const at of [
+      Date.parse('2026-11-18T12:00:00Z'),
+      sundayNight,
+      monday,
+      monday + 1,
+      Date.parse('2026-11-29T23:59:59.999Z'),
+      Date.parse('2026-11-30T00:00:00Z'),
+      sundayNight,
+      Date.parse('2025-01-01T00:00:00Z'),
+      monday,
+    ]) {
+      expect(weekOf(at)).toBe(weekKey(new Date(at)));
+    }
+    expect(weekOf(sundayNight)).toBe('2026-11-16');
+    expect(weekOf(monday)).toBe('2026-11-23');
   });
 });

@@ -73,6 +73,22 @@ export function weekKey(at: Date): string {
   return utcDay(isoWeekStart(at));
 }
 
+/**
+ * `weekKey` of a time in ms, kept with the instants its week runs between: the key changes once a week, where a Date
+ * and an ISO string made for each weekly read of the board were over 1 % of a cached read's time (issue 23). Time
+ * may also move back (tests, simulated clocks).
+ */
+export function weekKeyMemo(): (now: number) => string {
+  let week = { key: '', from: Infinity, until: -Infinity };
+  return (now) => {
+    if (now < week.from || now >= week.until) {
+      const from = isoWeekStart(new Date(now)).getTime();
+      week = { key: weekKey(new Date(now)), from, until: from + 7 * DAY_MS };
+    }
+    return week.key;
+  };
+}
+
 export type ScoringRules = { weights: EngagementWeights; linkedMultiplier: number; dailyLimit: number };
 
 /** A tracked post as the scorer sees it. `fixed` posts are final and keep the Mana already given. */
