@@ -11,6 +11,7 @@ import { liveStreamBench } from './stream-live';
 import { loadRecording } from './lib/firehose-recording';
 import { clusterBench } from './cluster';
 import { asUsersGetIt } from './as-users-get-it';
+import { appStreamBench } from './stream-app';
 import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
 import { repoRoot, startBenchServer, timeToFirst200 } from './lib/spawn-server';
@@ -157,3 +158,4 @@ if (!only || only === 'bluesky-stream' || only === 'bluesky-decoders')
   await withFirehose('bluesky-decoders', firehoseDecodersBench);
 if (!only || only === 'bluesky-stream' || only === 'bluesky-live')
   await withFirehose('bluesky-live', async () => liveStreamBench(await loadRecording()));
+if (!only || only === 'bluesky-app') await withFirehose('bluesky-app', appStreamBench);

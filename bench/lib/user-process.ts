@@ -37,7 +37,12 @@ async function groupRss(group: number): Promise<Map<number, number>> {
  * `npm start` as a user runs it on `dataDir` (fresh or not); resolves once the worker has scheduled its jobs
  * (on a fresh directory: the demo's replay is over).
  */
-export async function startAsUser(port: number, dataDir: string): Promise<UserServer> {
+export async function startAsUser(
+  port: number,
+  dataDir: string,
+  /** More settings (e.g. another network's); without them, `npm start`'s defaults. */
+  extraEnv: Record<string, string> = {},
+): Promise<UserServer> {
   const started = performance.now();
   const child = spawn('npm', ['start'], {
     // BENCH_USER_CWD: another checkout's `npm start` (e.g. the commit before a change), measured the same way.
@@ -49,6 +54,7 @@ export async function startAsUser(port: number, dataDir: string): Promise<UserSe
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       LOG_EVENT_LOOP_SECONDS: '2',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,

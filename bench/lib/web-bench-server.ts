@@ -52,7 +52,7 @@ const app = await buildApp({
   onLeaderboardCache: (cache) => (leaderboardCache = cache),
 });
 await app.register(fastifyStatic, { root: bareDist, prefix: '/bench/bare-page/', decorateReply: false });
-const runtime = createWorkerRuntime({
+const runtime = await createWorkerRuntime({
   config,
   database,
   log,
