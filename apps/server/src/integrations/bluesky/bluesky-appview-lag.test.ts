@@ -162,6 +162,21 @@ describe.skipIf(reason)('a lagging AppView on a real local AT Protocol network',
     const refresh = () =>
       refreshJob.run({ db: w.database.db, network: quick.network, clock: w.clock, log: w.log });
 
+    // What the raise rests on, checked first so that a failure says which part was missing.
+    const seen = await quick.network.readMetrics([fresh.uriStr, gone.uriStr]);
+    expect({
+      caughtUp: await streamCaughtUp(w.database.db, authority(), new Date(w.clock.now())),
+      appView: seen.posts.map((p) => [p.id, p.metrics.likes]),
+      missing: seen.missing.map((m) => m.id),
+      stored: (await row(fresh.uriStr)).likes,
+      streamLikes: await likeRecords(fresh.uriStr),
+    }).toEqual({
+      caughtUp: true,
+      appView: [[fresh.uriStr, 2]],
+      missing: [gone.uriStr],
+      stored: 1,
+      streamLikes: 1,
+    });
     let outcome = await refresh();
     expect(outcome.counts).toMatchObject({ deleted: 0, raised: 1 });
     expect(await row(gone.uriStr)).toMatchObject({ status: 'live', likes: 1 });
