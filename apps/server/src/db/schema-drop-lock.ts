@@ -16,11 +16,21 @@ export const SCHEMA_DROP_LOCK_KEY = 0x4d424453;
  * released when `use` settles (or when the connection closes, should the process die). `key` is for the lock's
  * own test, which must not queue behind the other test files' drops.
  */
-export async function holdingSchemaDropLock<T>(
+export function holdingSchemaDropLock<T>(
   client: pg.Client,
   mode: 'shared' | 'exclusive',
   use: () => Promise<T>,
   key: number = SCHEMA_DROP_LOCK_KEY,
+): Promise<T> {
+  return holdingAdvisoryLock(client, key, mode, use);
+}
+
+/** Runs `use` holding the session-level advisory lock `key` on `client`, shared or exclusive. */
+export async function holdingAdvisoryLock<T>(
+  client: pg.Client,
+  key: number,
+  mode: 'shared' | 'exclusive',
+  use: () => Promise<T>,
 ): Promise<T> {
   const suffix = mode === 'shared' ? '_shared' : '';
   await client.query(`select pg_advisory_lock${suffix}($1)`, [key]);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestNetwork } from '@atproto/dev-env';
 import { paths } from '../config/config';
 import { demoBlueskyEnv, setDevEnvRedis } from '../config/demo-bluesky-env';
+import { prepareDevEnvPorts } from '../test/dev-env-ports';
 import { freePort } from '../test/free-port';
 import { demoPreflight } from './demo-preflight';
 import { DemoWorld, type DemoAccount } from './demo-world';
@@ -63,9 +64,11 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const appviewPort = await freePort();
-    // Its services migrate their schemas under the shared drop lock (db/schema-drop-lock.ts says why).
-    network = await withClient((client) =>
-      holdingSchemaDropLock(client, 'shared', () =>
+    // Its services migrate their schemas under the shared drop lock (db/schema-drop-lock.ts says why), after this
+    // process has set up dev-env's port reservations (test/dev-env-ports.ts says why).
+    network = await withClient(async (client) => {
+      await prepareDevEnvPorts(client);
+      return holdingSchemaDropLock(client, 'shared', () =>
         TestNetwork.create({
           dbPostgresUrl: env.databaseUrl,
           dbPostgresSchema: schema,
@@ -73,8 +76,8 @@ async function main(): Promise<number> {
           // address, so avatars load in the browser.
           bsky: { port: appviewPort, publicUrl: `http://localhost:${appviewPort}` },
         }),
-      ),
-    );
+      );
+    });
     const appviewUrl = network.bsky.url;
     world = await DemoWorld.create(network.getSeedClient());
     world.onError = (error) =>

@@ -5,6 +5,7 @@ import { defaultEnvVariable } from '../config/child-env';
 import { testEnv } from '../config/test-env';
 import { fileURLToPath } from 'node:url';
 import type { TestNetwork } from '@atproto/dev-env';
+import { prepareDevEnvPorts } from './dev-env-ports';
 import { freePort } from './free-port';
 import { withClient } from './postgres-schema';
 import { dropSchemasNamedAfter, holdingSchemaDropLock } from '../db/schema-drop-lock';
@@ -61,16 +62,18 @@ export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
   // The AppView names images by its public URL (dev-env's default is a placeholder host): its own local address,
   // so avatars in a profile load in the browser tests.
   const appviewPort = await freePort();
-  // Its services migrate their schemas under the shared drop lock (db/schema-drop-lock.ts says why).
-  const network = await withClient(serverUrl, (client) =>
-    holdingSchemaDropLock(client, 'shared', () =>
+  // Its services migrate their schemas under the shared drop lock (db/schema-drop-lock.ts says why), after this
+  // process has set up dev-env's port reservations (dev-env-ports.ts says why).
+  const network = await withClient(serverUrl, async (client) => {
+    await prepareDevEnvPorts(client);
+    return holdingSchemaDropLock(client, 'shared', () =>
       TestNetwork.create({
         dbPostgresUrl: serverUrl,
         dbPostgresSchema: schema,
         bsky: { port: appviewPort, publicUrl: `http://localhost:${appviewPort}` },
       }),
-    ),
-  );
+    );
+  });
   const pdsUrl = network.pds.url;
   return {
     network,
