@@ -57,8 +57,11 @@ async function main(): Promise<number> {
       say('Stopped; the demo schemas are dropped.');
       return code;
     })());
-  // `on`, not `once`: Ctrl+C reaches this process twice (from the terminal's process group, and relayed by the
-  // tsx and npm processes above it), and a second SIGINT with no listener would kill it mid-stop.
+  // `on`, not `once`: Ctrl+C can reach this process more than once (from the terminal's process group, and relayed
+  // by the npm processes above it), and a second SIGINT with no listener would kill it mid-stop. It runs as
+  // `node --import tsx`, not under the tsx command: that relays a signal to its child and kills it outright when
+  // the child does not acknowledge within 60 ms, which a busy machine missed (the stop never ran, the schemas
+  // stayed).
   const onSignal = () => void stop(0).then((code) => process.exit(code));
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
