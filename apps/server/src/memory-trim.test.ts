@@ -95,8 +95,20 @@ describe('settling the JavaScript heap', () => {
       memory.check();
       expect(calls).toHaveLength(0);
       const youngBefore = young();
-      await quiet(1_000);
-      memory.check();
+      // Checks until one finds the loop quiet (under 5 % busy since the last): on a loaded machine the collection
+      // of the spell's garbage and the runner's own work can keep a second's window above that.
+      const checkUntil = (settled: number) =>
+        expect
+          .poll(
+            async () => {
+              await quiet(500);
+              memory.check();
+              return calls.length;
+            },
+            { timeout: 10_000, interval: 0 },
+          )
+          .toBe(settled);
+      await checkUntil(1);
       expect(calls).toEqual([{ type: 'major', execution: 'sync', flavor: 'last-resort' }]);
       expect(logged.lines).toEqual(['memory: heap settled after a busy spell']);
       expect(young()).toBeLessThan(youngBefore);
@@ -110,9 +122,8 @@ describe('settling the JavaScript heap', () => {
       await quiet(1_000);
       memory.check();
       expect(calls).toHaveLength(1);
-      await quiet(1_000);
-      memory.check();
-      expect(calls).toHaveLength(2);
+      // Settled once the loop has been quiet for settleAfterQuietMs (1.5 s) since the spell.
+      await checkUntil(2);
     } finally {
       delete (globalThis as Record<string, unknown>)[GC_FUNCTION];
     }
