@@ -52,6 +52,13 @@ export interface PostsTable {
   refreshed_at: Timestamp;
   /** Stream networks: when a reconciling read first missed the post (null while found; ADR 013). */
   missing_since: Timestamp | null;
+  /** Points of the counts without a record the programme can name (migration 0019): "not traceable". */
+  untraced_likes: Defaulted<number>;
+  untraced_replies: Defaulted<number>;
+  untraced_reposts: Defaulted<number>;
+  untraced_quotes: Defaulted<number>;
+  /** The rules version the post's Mana was last computed with (null before migration 0019). */
+  rules_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface InteractionsTable {
@@ -65,6 +72,9 @@ export interface InteractionsTable {
   settle_by: Timestamp;
   settled_at: Timestamp | null;
   note: string | null;
+  /** The member's like, reply or repost record behind the line, and its CID (migration 0019). */
+  record_id: ColumnType<string | null, string | null | undefined, string | null>;
+  record_cid: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OfficialPostsTable {
@@ -120,4 +130,12 @@ export interface StreamRecordsTable {
   subject_id: string;
   author_id: string;
   created_at: Timestamp;
+  /** The record's content hash (null on X, and for records stored before migration 0019). */
+  cid: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `counted`, or `void` with `void_reason` (deleted, self, duplicate, …) since `void_at` (migration 0019). */
+  state: Defaulted<'counted' | 'void'>;
+  void_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  void_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Who saw it: the event stream, or the AppView's lists when the refresh raised a count the stream missed. */
+  source: Defaulted<'stream' | 'appview'>;
 }

@@ -16,6 +16,7 @@ import * as m0015 from './0015-fairness';
 import * as m0016 from './0016-stream-progress';
 import * as m0017 from './0017-post-missing-since';
 import * as m0018 from './0018-official-accounts';
+import * as m0019 from './0019-traceable-records';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0016-stream-progress': m0016,
   '0017-post-missing-since': m0017,
   '0018-official-accounts': m0018,
+  '0019-traceable-records': m0019,
 };

@@ -1,0 +1,206 @@
+import * as z from 'zod/mini';
+import { checked } from './checked';
+
+/**
+ * The weekly ledger, format `manaboard-ledger/1` (docs/ledger-format.md): canonical JSON lines that the server
+ * writes and the verifier reads. Pure: no hashing here (the server and the verifier each use their platform's
+ * SHA-256), so the web may import it too.
+ */
+export const LEDGER_FORMAT = 'manaboard-ledger/1';
+
+/** An ISO week as the ledger's routes name it: `2026-W48`. */
+export const isoWeekSchema = checked(
+  z.string({ error: 'week must be an ISO week such as 2026-W48' }),
+  z.regex(/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/, { error: 'week must be an ISO week such as 2026-W48' }),
+);
+
+/** Path of `GET /api/ledger/:week`. */
+export const ledgerWeekParamsSchema = z.object({ week: isoWeekSchema });
+
+/** Path of `GET /api/ledger/:week/:edition`. */
+export const ledgerEditionParamsSchema = z.object({
+  week: isoWeekSchema,
+  edition: checked(
+    z.coerce.number({ error: 'edition must be a whole number' }),
+    z.int({ error: 'edition must be a whole number' }),
+    z.gte(1, { error: 'edition must be at least 1' }),
+    z.lte(10_000, { error: 'edition must be at most 10000' }),
+  ),
+});
+
+const int = checked(z.number(), z.int(), z.gte(0));
+const sha256 = checked(z.string(), z.regex(/^sha256:[0-9a-f]{64}$/));
+const time = checked(z.string(), z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/));
+const id = checked(z.string(), z.minLength(1), z.maxLength(2048));
+const counts = z.strictObject({ likes: int, quotes: int, replies: int, reposts: int });
+
+/** The scoring rules a line was computed with (the fields members may know; the anti-bot gate stays private). */
+export const ledgerRulesSchema = z.strictObject({
+  dailyLimit: int,
+  hashtags: z.array(z.string()),
+  interactionRewards: z.strictObject({ like: int, reply: int, repost: int }),
+  keywords: z.array(z.string()),
+  linkedMultiplier: int,
+  officialHandles: z.array(z.string()),
+  referralReward: int,
+  refreshWindowDays: int,
+  settleAfterHours: int,
+  settleByHours: int,
+  weights: z.strictObject({ like: int, quote: int, reply: int, repost: int }),
+});
+export type LedgerRules = z.infer<typeof ledgerRulesSchema>;
+
+export const ledgerHeaderSchema = z.strictObject({
+  closedAt: z.nullable(time),
+  edition: checked(z.number(), z.int(), z.gte(1)),
+  format: z.literal(LEDGER_FORMAT),
+  from: time,
+  network: z.enum(['bluesky', 'x']),
+  rules: z.array(
+    z.strictObject({
+      hash: sha256,
+      rules: ledgerRulesSchema,
+      version: checked(z.number(), z.int(), z.gte(1)),
+    }),
+  ),
+  state: z.enum(['open', 'closed']),
+  to: time,
+  type: z.literal('header'),
+  week: isoWeekSchema,
+});
+
+export const ledgerMemberSchema = z.strictObject({
+  author: id,
+  firstTrackedAt: time,
+  handle: z.string(),
+  mana: int,
+  rank: checked(z.number(), z.int(), z.gte(1)),
+  type: z.literal('member'),
+});
+
+export const ledgerPostSchema = z.strictObject({
+  author: id,
+  counts,
+  createdAt: time,
+  mana: int,
+  multiplier: checked(z.number(), z.int(), z.gte(1)),
+  notTraceable: counts,
+  overDailyLimit: z.boolean(),
+  post: id,
+  rulesVersion: checked(z.number(), z.int(), z.gte(1)),
+  status: z.enum(['live', 'deleted', 'protected']),
+  type: z.literal('post'),
+});
+
+export const ledgerRecordKinds = ['like', 'quote', 'reply', 'repost'] as const;
+
+export const ledgerRecordSchema = z.strictObject({
+  author: id,
+  cid: z.nullable(checked(z.string(), z.minLength(1), z.maxLength(200))),
+  createdAt: time,
+  kind: z.enum(ledgerRecordKinds),
+  post: id,
+  type: z.literal('record'),
+  uri: id,
+});
+
+export const ledgerReferralSchema = z.strictObject({
+  at: time,
+  author: id,
+  mana: int,
+  referee: id,
+  type: z.literal('referral'),
+});
+
+export const ledgerInteractionSchema = z.strictObject({
+  at: time,
+  author: id,
+  cid: z.nullable(checked(z.string(), z.minLength(1), z.maxLength(200))),
+  kind: z.enum(['like', 'reply', 'repost']),
+  mana: int,
+  post: id,
+  record: z.nullable(id),
+  rulesVersion: checked(z.number(), z.int(), z.gte(1)),
+  type: z.literal('interaction'),
+});
+
+export const ledgerEndSchema = z.strictObject({
+  mana: int,
+  members: int,
+  notTraceable: int,
+  posts: int,
+  records: int,
+  type: z.literal('end'),
+});
+
+/** Any line of a ledger, by its `type`. */
+export const ledgerLineSchema = z.discriminatedUnion('type', [
+  ledgerHeaderSchema,
+  ledgerMemberSchema,
+  ledgerPostSchema,
+  ledgerRecordSchema,
+  ledgerReferralSchema,
+  ledgerInteractionSchema,
+  ledgerEndSchema,
+]);
+export type LedgerLine = z.infer<typeof ledgerLineSchema>;
+export type LedgerHeader = z.infer<typeof ledgerHeaderSchema>;
+export type LedgerMember = z.infer<typeof ledgerMemberSchema>;
+export type LedgerPost = z.infer<typeof ledgerPostSchema>;
+export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;
+export type LedgerReferral = z.infer<typeof ledgerReferralSchema>;
+export type LedgerInteraction = z.infer<typeof ledgerInteractionSchema>;
+export type LedgerEnd = z.infer<typeof ledgerEndSchema>;
+
+/** One ledger's entry in `GET /api/ledger`. */
+export const ledgerIndexEntrySchema = z.object({
+  week: isoWeekSchema,
+  state: z.enum(['open', 'closed']),
+  editions: z.array(
+    z.object({
+      edition: checked(z.number(), z.int(), z.gte(1)),
+      createdAt: z.string(),
+      sha256,
+      url: z.string(),
+      /** The official account's post that published the hash, or null while unpublished. */
+      published: z.nullable(z.object({ uri: z.string(), cid: z.string(), at: z.string() })),
+    }),
+  ),
+});
+export type LedgerIndexEntry = z.infer<typeof ledgerIndexEntrySchema>;
+
+export const ledgerIndexResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ network: z.enum(['bluesky', 'x']), weeks: z.array(ledgerIndexEntrySchema) }),
+});
+export type LedgerIndexResponse = z.infer<typeof ledgerIndexResponseSchema>;
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedValue);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort(compareKeys))
+      out[key] = sortedValue((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  if (typeof value === 'number' && !Number.isSafeInteger(value))
+    throw new TypeError(`a ledger holds whole numbers only, not ${value}`);
+  return value;
+}
+
+/**
+ * The canonical JSON of a value (keys in ascending UTF-16 order at every depth, no whitespace, whole numbers
+ * only), without the line's `\n`. Encoding a parsed canonical line gives back its exact text.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortedValue(value));
+}
+
+/** A ledger line as written: canonical JSON and `\n`. */
+export function canonicalLine(value: LedgerLine): string {
+  return `${canonicalJson(value)}\n`;
+}
