@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { DestinationStream } from 'pino';
 import type { Config } from './config/config';
 import type { DatabaseHandle } from './db/database';
+import { ConnectionGuard } from './http/client-errors';
 import { registerErrorHandler } from './http/error-handler';
 import { registerSecurity } from './http/security';
 import { registerWebApp } from './http/web-app';
@@ -121,6 +122,8 @@ function logControl(config: Config) {
 /** Builds the Fastify instance with every route; never listens (main.ts does, tests use inject). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  // One answer per request, however a client frames (or fails to frame) what it sends (http/client-errors.ts).
+  const connections = new ConnectionGuard();
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),
     // Below debug, no line per request: errors, slow ones and a sample (http/request-log.ts).
@@ -128,7 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    ...connections.serverOptions(config.http),
   }).withTypeProvider<ZodTypeProvider>();
+  connections.watch(app.server, app.log);
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   const metrics = deps.metrics ?? createMetrics(config, database.db);

@@ -3,6 +3,7 @@ import type { Sealed } from './sealed';
 import type { StreamConfig } from './stream-config';
 import type { ProgrammeConfig } from './programme-config';
 import type { PgliteMemory } from './memory-config';
+import type { HttpConfig } from './http-config';
 
 /** The shapes of the server's configuration (config.ts parses the environment into them). */
 /** The server's configuration, parsed once at start-up. */
@@ -23,6 +24,8 @@ export type Config = {
   corsOrigins: string[];
   /** false, true, a comma list of addresses/CIDRs, or a hop count (as a trust function). */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  /** How long a client may take to send a request (http-config.ts). */
+  http: HttpConfig;
   videoFrameOrigins: string[];
   makerFrameOrigins: string[];
   imageOrigins: string[];

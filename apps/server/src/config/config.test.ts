@@ -85,6 +85,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
+  it('reads the slow-client timeouts, the headers one no longer than the whole request', () => {
+    expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    const short = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' });
+    expect(short.http).toEqual({ headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+  });
+
   it('leaves public reads unlimited and the leaderboard cache on unless the operator says otherwise', () => {
     expect(loadConfig({}).rateLimits.publicRead).toBeUndefined();
     expect(loadConfig({ RATE_LIMIT_PUBLIC_READ_PER_MINUTE: '600' }).rateLimits.publicRead).toBe(600);

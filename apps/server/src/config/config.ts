@@ -9,6 +9,7 @@ import { repoRoot } from './repo-root';
 import { streamConfig } from './stream-config';
 import { programmeConfig } from './programme-config';
 import { pgliteMemory } from './memory-config';
+import { httpConfig } from './http-config';
 
 export type {
   Config,
@@ -69,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     logEventLoopSeconds: e.LOG_EVENT_LOOP_SECONDS,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    http: httpConfig(e),
     videoFrameOrigins: e.VIDEO_FRAME_ORIGINS,
     makerFrameOrigins: e.MAKER_FRAME_ORIGINS,
     imageOrigins: e.IMAGE_ORIGINS,

@@ -6,6 +6,7 @@ import { repoRoot } from './repo-root';
 import { streamEnvShape } from './stream-config';
 import { programmeEnvShape } from './programme-config';
 import { memoryEnvShape } from './memory-config';
+import { httpEnvShape } from './http-config';
 
 /**
  * Every environment variable the server reads. Documented one by one in docs/configuration.md and
@@ -24,6 +25,7 @@ export const envSchema = z.object({
   LOG_EVENT_LOOP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   CORS_ORIGINS: originList.default([]),
   TRUST_PROXY: z.string().default('false'),
+  ...httpEnvShape,
   VIDEO_FRAME_ORIGINS: originList.default(['https://www.youtube-nocookie.com']),
   MAKER_FRAME_ORIGINS: originList.default([]),
   IMAGE_ORIGINS: originList.default(['https://pbs.twimg.com', 'https://abs.twimg.com']),

@@ -43,7 +43,8 @@ export function atprotoNetworkSkipReason(): string | null {
     const reason = (probe.stderr || String(probe.error ?? 'unknown'))
       .split('\n')
       .find((line) => /Error/.test(line));
-    return `better-sqlite3 does not load on this Node (${reason ?? 'see npm install'}): run npm install again`;
+    // Its install script is off (allowScripts), so npm builds nothing for a machine its prebuilds do not cover.
+    return `better-sqlite3 does not load here (${reason ?? 'unknown'}); its prebuilds cover Linux, macOS and Windows on x64 and arm64 (docs/operations.md, "Install scripts")`;
   }
   return null;
 }
