@@ -177,6 +177,28 @@ export const ledgerIndexResponseSchema = z.object({
 });
 export type LedgerIndexResponse = z.infer<typeof ledgerIndexResponseSchema>;
 
+/** Query of `GET /api/ledger/:week/proof`: the record whose kept proof is asked for. */
+export const ledgerProofQuerySchema = z.object({ uri: id });
+
+/**
+ * `GET /api/ledger/:week/proof?uri=…`: the proof the programme kept when it counted a record (a CAR whose root is
+ * the author's signed commit, with the tree's path to the record and the record itself, as
+ * `com.atproto.sync.getRecord` answers), so a verifier can tell a record deleted since from one that never
+ * existed. 404 when the programme kept none.
+ */
+export const ledgerProofResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    uri: id,
+    cid: checked(z.string(), z.minLength(1), z.maxLength(200)),
+    /** When the programme read the proof (the commit's own `rev` dates it too). */
+    capturedAt: time,
+    /** The CAR's bytes, base64 (standard alphabet, padded); at most 1 MiB once decoded. */
+    car: checked(z.string(), z.maxLength(1_400_000), z.regex(/^[A-Za-z0-9+/]*={0,2}$/)),
+  }),
+});
+export type LedgerProofResponse = z.infer<typeof ledgerProofResponseSchema>;
+
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
