@@ -90,7 +90,9 @@ export function identityOf(did: string, doc: DidDocument): Identity {
     throw new IdentityError(`the DID document of ${did} has no #atproto signing key`);
   let key: FoundPublicKey;
   try {
-    key = getPublicKeyFromDidController({ type: method.type, publicKeyMultibase: method.publicKeyMultibase });
+    key = compressed(
+      getPublicKeyFromDidController({ type: method.type, publicKeyMultibase: method.publicKeyMultibase }),
+    );
   } catch {
     throw new IdentityError(`the #atproto key in the DID document of ${did} is not a key we can read`);
   }
@@ -111,4 +113,18 @@ export function identityOf(did: string, doc: DidDocument): Identity {
   }
   const aka = doc.alsoKnownAs?.find((a) => a.startsWith('at://'));
   return { did, pds: pds.origin, key, handle: aka ? aka.slice('at://'.length) : null };
+}
+
+/**
+ * A key in its compressed form. Documents in the older form (`EcdsaSecp256k1VerificationKey2019`, as the local
+ * network's PLC directory still writes them) carry the uncompressed point (0x04‖x‖y), which the key import
+ * refuses; the compressed point is 0x02 or 0x03 (y even or odd) ‖ x, the same key.
+ */
+function compressed(key: FoundPublicKey): FoundPublicKey {
+  const bytes = key.publicKeyBytes;
+  if (bytes.length !== 65 || bytes[0] !== 0x04) return key;
+  const point = new Uint8Array(33);
+  point[0] = (bytes[64]! & 1) === 1 ? 0x03 : 0x02;
+  point.set(bytes.subarray(1, 33), 1);
+  return { ...key, publicKeyBytes: point };
 }
