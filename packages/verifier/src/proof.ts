@@ -78,10 +78,9 @@ export async function verifyRecordProof(options: {
   if (!isCommit(commit)) throw new ProofError('the proof root is not a repository commit (version 3)');
   if (commit.did !== options.did)
     throw new ProofError(`the proof's commit is of ${commit.did}, not ${options.did}`);
-  const { sig, ...unsigned } = commit;
-  const signature = new Uint8Array(CBOR.fromBytes(sig as CBOR.Bytes));
-  const signed = await verifySig(options.key, signature, CBOR.encode(unsigned)).catch(() => false);
-  if (!signed) throw new ProofError("the commit's signature does not hold with the account's #atproto key");
+  if (!(await signedBy(root, commit, options.key))) {
+    throw new ProofError("the commit's signature does not hold with the account's #atproto key");
+  }
 
   const path = `${options.collection}/${options.rkey}`;
   let value: CID.CidLink | null;
@@ -99,6 +98,25 @@ export async function verifyRecordProof(options: {
   const record = decodeOrNull(recordBytes);
   if (record === undefined) throw new ProofError(`the record block ${value.$link} is not DAG-CBOR`);
   return { found: true, cid: value.$link, record, rev: commit.rev };
+}
+
+/**
+ * Commits whose signature held, by commit CID and key: the records of one repository read in one run mostly share
+ * its current commit, and a CID names the exact bytes that were checked, so the check need not be repeated.
+ */
+const signedCommits = new Set<string>();
+
+async function signedBy(cid: string, commit: Commit, key: FoundPublicKey): Promise<boolean> {
+  const id = `${cid} ${Buffer.from(key.publicKeyBytes).toString('hex')}`;
+  if (signedCommits.has(id)) return true;
+  const { sig, ...unsigned } = commit;
+  const signature = new Uint8Array(CBOR.fromBytes(sig as CBOR.Bytes));
+  const valid = await verifySig(key, signature, CBOR.encode(unsigned)).catch(() => false);
+  if (valid) {
+    if (signedCommits.size >= 50_000) signedCommits.clear();
+    signedCommits.add(id);
+  }
+  return valid;
 }
 
 function decodeOrNull(bytes: Uint8Array): unknown {
