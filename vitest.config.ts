@@ -32,6 +32,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'verifier',
+          root: './packages/verifier',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          // The network tests start a local AT Protocol network (apps/server/src/test/atproto-network.ts).
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts'],

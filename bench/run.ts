@@ -18,6 +18,7 @@ import { repoRoot, startBenchServer, timeToFirst200 } from './lib/spawn-server';
 import { benchRounds, fmt, median, ratio } from './lib/stats';
 import { firstLeaderboardRow } from './web-first-row';
 import { webBudget } from './web-budget';
+import { verifierBench } from './verifier';
 
 const rounds = benchRounds();
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -159,3 +160,4 @@ if (!only || only === 'bluesky-stream' || only === 'bluesky-decoders')
 if (!only || only === 'bluesky-stream' || only === 'bluesky-live')
   await withFirehose('bluesky-live', async () => liveStreamBench(await loadRecording()));
 if (!only || only === 'bluesky-app') await withFirehose('bluesky-app', appStreamBench);
+if (!only || only === 'verifier') await verifierBench();

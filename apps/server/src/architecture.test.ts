@@ -28,6 +28,22 @@ function layerCrossings(graph: ImportGraph): string[] {
   });
 }
 
+const VERIFIER = 'packages/verifier/';
+
+/**
+ * The verifier is a tool for outsiders (DESIGN §9): its sources import each other and the contract's ledger entry,
+ * nothing of the server, the web or the rest of the contract. Its tests may cross (they use the local network's
+ * helpers and compare with the server's scoring).
+ */
+function verifierCrossings(graph: ImportGraph): string[] {
+  return [...graph].flatMap(([file, targets]) => {
+    if (!file.startsWith(VERIFIER) || /\.test\.tsx?$/.test(file) || file.includes('/test/')) return [];
+    return targets
+      .filter((to) => !to.startsWith(VERIFIER) && to !== 'packages/contract/src/ledger.ts')
+      .map((to) => `${file} → ${to}`);
+  });
+}
+
 describe('the import graph', () => {
   let graph: ImportGraph;
   // Reading ~700 files with the compiler's resolution takes seconds, more on a busy machine.
@@ -57,6 +73,12 @@ describe('the import graph', () => {
 
   it('keeps the adapters on the port and the port off the adapters', () => {
     expect(layerCrossings(graph)).toEqual([]);
+  });
+
+  it("keeps the verifier's sources on the contract's ledger entry, off the server", () => {
+    expect(graph.get('packages/verifier/src/verify.ts')).toContain('packages/verifier/src/ledger-check.ts');
+    expect(graph.get('packages/verifier/src/ledger-check.ts')).toContain('packages/contract/src/ledger.ts');
+    expect(verifierCrossings(graph)).toEqual([]);
   });
 });
 
@@ -90,6 +112,20 @@ describe('the checks themselves', () => {
       'integrations/x/feed.ts → modules/mana/totals.repository.ts',
       'integrations/bluesky/stream.ts → jobs/job.ts',
       'social/rules.ts → integrations/x/x-ids.ts',
+    ]);
+  });
+
+  it('find the verifier importing the server or the rest of the contract, but not its tests doing so', () => {
+    const graph: ImportGraph = new Map([
+      [`${VERIFIER}src/scoring.ts`, [`${SERVER}modules/mana/scoring.ts`]],
+      [`${VERIFIER}src/report.ts`, ['packages/contract/src/index.ts', `${VERIFIER}src/findings.ts`]],
+      [`${VERIFIER}src/ledger-check.ts`, ['packages/contract/src/ledger.ts']],
+      [`${VERIFIER}src/scoring.test.ts`, [`${SERVER}modules/mana/scoring.ts`]],
+      [`${VERIFIER}src/test/world.ts`, [`${SERVER}test/atproto-network.ts`]],
+    ]);
+    expect(verifierCrossings(graph)).toEqual([
+      `${VERIFIER}src/scoring.ts → ${SERVER}modules/mana/scoring.ts`,
+      `${VERIFIER}src/report.ts → packages/contract/src/index.ts`,
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { socialNetworkSchema } from './networks';
 
 /**
  * The weekly ledger, format `manaboard-ledger/1` (docs/ledger-format.md): canonical JSON lines that the server
@@ -55,7 +56,7 @@ export const ledgerHeaderSchema = z.strictObject({
   edition: checked(z.number(), z.int(), z.gte(1)),
   format: z.literal(LEDGER_FORMAT),
   from: time,
-  network: z.enum(['bluesky', 'x']),
+  network: socialNetworkSchema,
   rules: z.array(
     z.strictObject({
       hash: sha256,
@@ -109,6 +110,8 @@ export const ledgerReferralSchema = z.strictObject({
   author: id,
   mana: int,
   referee: id,
+  /** The rules in force when the referral was made: its reward was fixed then (a later rules change keeps it). */
+  rulesVersion: checked(z.number(), z.int(), z.gte(1)),
   type: z.literal('referral'),
 });
 
@@ -171,9 +174,31 @@ export type LedgerIndexEntry = z.infer<typeof ledgerIndexEntrySchema>;
 
 export const ledgerIndexResponseSchema = z.object({
   success: z.literal(true),
-  data: z.object({ network: z.enum(['bluesky', 'x']), weeks: z.array(ledgerIndexEntrySchema) }),
+  data: z.object({ network: socialNetworkSchema, weeks: z.array(ledgerIndexEntrySchema) }),
 });
 export type LedgerIndexResponse = z.infer<typeof ledgerIndexResponseSchema>;
+
+/** Query of `GET /api/ledger/:week/proof`: the record whose kept proof is asked for. */
+export const ledgerProofQuerySchema = z.object({ uri: id });
+
+/**
+ * `GET /api/ledger/:week/proof?uri=…`: the proof the programme kept when it counted a record (a CAR whose root is
+ * the author's signed commit, with the tree's path to the record and the record itself, as
+ * `com.atproto.sync.getRecord` answers), so a verifier can tell a record deleted since from one that never
+ * existed. 404 when the programme kept none.
+ */
+export const ledgerProofResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    uri: id,
+    cid: checked(z.string(), z.minLength(1), z.maxLength(200)),
+    /** When the programme read the proof (the commit's own `rev` dates it too). */
+    capturedAt: time,
+    /** The CAR's bytes, base64 (standard alphabet, padded); at most 1 MiB once decoded. */
+    car: checked(z.string(), z.maxLength(1_400_000), z.regex(/^[A-Za-z0-9+/]*={0,2}$/)),
+  }),
+});
+export type LedgerProofResponse = z.infer<typeof ledgerProofResponseSchema>;
 
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,0 +1,5 @@
+export { verifyLedger, UsageError, type VerifyOptions } from './verify';
+export { renderReport, type Report } from './report';
+export { manaOfPost, postsOverDailyLimit, ranksOf, idOrder, standingOrder } from './scoring';
+export { verifyRecordProof, ProofError } from './proof';
+export { faultBound } from './sampling';

@@ -1,0 +1,119 @@
+import { ledgerLineSchema } from '@manaboard/contract/ledger';
+import type { RawLine } from './line-splitter';
+import type { Progress } from './progress';
+import { checkRecord, type KeptProof, type NamedRecord, type RecordOutcome } from './record-check';
+import type { Http } from './http';
+import type { Identities } from './identity';
+
+export type RecordStatus = Exclude<RecordOutcome['status'], 'ok'>;
+
+export type RecordTally = {
+  /** Records the run could have checked (all addressed records, or the member's). */
+  eligible: number;
+  /** Records drawn for checking (all of them without --sample). */
+  sampled: number;
+  ok: number;
+  counts: Record<RecordStatus, number>;
+  /** The first few of each status, with the ledger line that names the record. */
+  examples: Array<{ status: RecordStatus; line: number; uri: string; detail: string }>;
+};
+
+/**
+ * The records' pass: reads the ledger's lines again, and for each record it names (record lines, interaction
+ * lines with a record) that belongs to the chosen member and is drawn by the sample, checks the record on its
+ * author's server, `concurrency` at a time. Lines that failed to parse were reported by the first pass and are
+ * skipped here.
+ */
+export async function checkRecords(
+  lines: AsyncIterable<RawLine>,
+  options: {
+    http: Http;
+    identities: Identities;
+    keptProof: KeptProof | null;
+    concurrency: number;
+    member: ((author: string, handle: string) => boolean) | null;
+    draw: () => boolean;
+    progress: Progress;
+  },
+): Promise<RecordTally> {
+  const tally: RecordTally = {
+    eligible: 0,
+    sampled: 0,
+    ok: 0,
+    counts: { missing: 0, changed: 0, 'deleted since': 0, unreachable: 0 },
+    examples: [],
+  };
+  const running = new Set<Promise<void>>();
+  let inMember = options.member === null;
+  for await (const raw of lines) {
+    if (!('text' in raw) || raw.text === undefined) continue;
+    const named = namedRecord(raw.number, raw.text, (author, handle) => {
+      inMember = options.member === null || options.member(author, handle);
+    });
+    if (!named || !inMember) continue;
+    tally.eligible += 1;
+    if (!options.draw()) continue;
+    tally.sampled += 1;
+    while (running.size >= options.concurrency) await Promise.race(running);
+    const task = checkRecord(named, options)
+      .catch((error: unknown): RecordOutcome => ({
+        status: 'unreachable',
+        detail: `check failed: ${String(error)}`,
+      }))
+      .then((outcome) => {
+        options.progress.tick();
+        if (outcome.status === 'ok') {
+          tally.ok += 1;
+          return;
+        }
+        tally.counts[outcome.status] += 1;
+        if (tally.examples.filter((e) => e.status === outcome.status).length < 50) {
+          tally.examples.push({
+            status: outcome.status,
+            line: named.line,
+            uri: named.uri,
+            detail: outcome.detail,
+          });
+        }
+      })
+      .finally(() => running.delete(task));
+    running.add(task);
+  }
+  await Promise.all(running);
+  options.progress.finish();
+  tally.examples.sort((a, b) => a.line - b.line);
+  return tally;
+}
+
+/** The record a line names, if any; a member line is passed to `onMember` (the --member filter follows it). */
+function namedRecord(
+  line: number,
+  text: string,
+  onMember: (author: string, handle: string) => void,
+): NamedRecord | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = ledgerLineSchema.safeParse(json);
+  if (!parsed.success) return null;
+  const value = parsed.data;
+  if (value.type === 'member') onMember(value.author, value.handle);
+  if (value.type === 'record') {
+    const { uri, cid, kind, post, author } = value;
+    return { line, uri, cid, kind, post, author };
+  }
+  if (value.type === 'interaction' && value.record !== null) {
+    return {
+      line,
+      uri: value.record,
+      cid: value.cid,
+      kind: value.kind,
+      post: value.post,
+      author: value.author,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordRef } from '@atproto/dev-env';
+import { atprotoNetworkSkipReason } from '../../../apps/server/src/test/atproto-network';
+import { freePort } from '../../../apps/server/src/test/free-port';
+import { runScript } from '../../../apps/server/src/test/cli-process';
+import type { LedgerLine } from '@manaboard/contract/ledger';
+import { buildLedgerLines, encodeLedger, type WorldMember } from './test/ledger-builder';
+import { startVerifierWorld, type VerifierWorld } from './test/network-world';
+import { pdsAt, startPlcProxy, startSilentServer } from './test/plc-proxy';
+import { renderReport, type Report } from './report';
+import { verifyLedger, type VerifyOptions } from './verify';
+
+const reason = atprotoNetworkSkipReason();
+
+describe.skipIf(reason)('verifying a week against a real local AT Protocol network', () => {
+  let w: VerifierWorld;
+  let members: WorldMember[];
+  let p1: RecordRef;
+  const run = (options: Partial<VerifyOptions> = {}) =>
+    verifyLedger({
+      origin: w.origin.url,
+      plcUrl: w.net.plcUrl,
+      http: { timeoutMs: 5_000, retries: 1 },
+      ...options,
+    });
+  const lines = () => buildLedgerLines({ members });
+  const records = (r: Report) => ({ ok: r.records?.ok, ...r.records?.counts });
+
+  beforeAll(async () => {
+    w = await startVerifierWorld();
+    const { sc, did } = w;
+    p1 = (await sc.post(did.alice!, 'my #mana post')).ref;
+    const p2 = (await sc.post(did.alice!, 'more mana')).ref;
+    const official = (await sc.post(did.manahq!, 'Like this for Mana')).ref;
+    const repost = await sc.repost(did.carol!, p1);
+    const reply = (await sc.reply(did.dan!, p1, p1, 'nice mana')).ref;
+    const quote = (await sc.post(did.dan!, 'look at this mana', undefined, undefined, p2)).ref;
+    const bobsOfficialLike = (await sc.like(did.bob!, official)).toString();
+    members = [
+      {
+        author: did.alice!,
+        handle: 'alice.test',
+        firstTrackedAt: '2026-11-02T00:00:00.000Z',
+        posts: [
+          {
+            post: p1.uriStr,
+            createdAt: '2026-11-24T09:00:00.000Z',
+            multiplier: 3,
+            records: [
+              await w.like('bob', p1),
+              await w.like('carol', p1),
+              { ...(await w.record('repost', did.carol!, repost.uriStr)) },
+              await w.record('reply', did.dan!, reply.uriStr),
+            ],
+          },
+          {
+            post: p2.uriStr,
+            createdAt: '2026-11-24T10:00:00.000Z',
+            records: [await w.record('quote', did.dan!, quote.uriStr)],
+            notTraceable: { likes: 1 },
+          },
+        ],
+        referrals: [{ at: '2026-11-25T08:00:00.000Z', referee: did.dan! }],
+      },
+      {
+        author: did.bob!,
+        handle: 'bob.test',
+        firstTrackedAt: '2026-11-20T00:00:00.000Z',
+        interactions: [
+          {
+            at: '2026-11-26T00:00:00.000Z',
+            kind: 'like',
+            post: official.uriStr,
+            record: bobsOfficialLike,
+            cid: await w.cidOf(bobsOfficialLike),
+          },
+        ],
+      },
+    ];
+  }, 180_000);
+
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('verifies an honest week in full: hash, signed publication, every record, every member', async () => {
+    await w.serve(encodeLedger(lines()));
+    const report = await run();
+    expect(renderReport(report)).toContain('CONSISTENT (exit 0)');
+    expect(report.exitCode).toBe(0);
+    expect(records(report)).toEqual({ ok: 6, missing: 0, changed: 0, 'deleted since': 0, unreachable: 0 });
+    expect(report.publication).toMatchObject({ status: 'verified', handle: 'manahq.test', warnings: [] });
+    expect(report.hash.matches).toBe(true);
+    expect(report.members).toMatchObject({ total: 2, differing: 0 });
+    expect(report.records?.notTraceable).toBe(1);
+  });
+
+  it('names a like that does not exist as missing', async () => {
+    const fake = {
+      author: w.did.eve!,
+      cid: members[0]!.posts![0]!.records![0]!.cid,
+      createdAt: '2026-11-24T12:00:00.000Z',
+      kind: 'like' as const,
+      uri: `at://${w.did.eve}/app.bsky.feed.like/3lzzzzzzzzzzz`,
+    };
+    const tampered = structuredClone(members);
+    tampered[0]!.posts![0]!.records!.push(fake);
+    await w.serve(encodeLedger(buildLedgerLines({ members: tampered })));
+    const report = await run();
+    expect(report.exitCode).toBe(1);
+    expect(records(report)).toMatchObject({ ok: 6, missing: 1 });
+    expect(report.records?.examples[0]).toMatchObject({ status: 'missing', uri: fake.uri });
+    expect(renderReport(report)).toMatch(
+      /missing: line \d+: at:\/\/.*3lzzzzzzzzzzz: its author's server proves it absent/,
+    );
+  });
+
+  it('names a changed weight, an altered total and a record whose CID was changed', async () => {
+    const weight = structuredClone(lines());
+    (weight[0] as Extract<LedgerLine, { type: 'header' }>).rules[0]!.rules.weights.like = 5;
+    await w.serve(encodeLedger(weight));
+    let report = await run();
+    expect(report.exitCode).toBe(1);
+    expect(report.findings.lines.examples[0]?.message).toBe(
+      'rules version 1: its hash is not that of its rules',
+    );
+    expect(report.members.differences.map((d) => d.handle)).toEqual(['alice.test']);
+
+    const total = structuredClone(lines());
+    (total[1] as Extract<LedgerLine, { type: 'member' }>).mana += 7;
+    await w.serve(encodeLedger(total));
+    report = await run();
+    expect(report.members.differences[0]).toMatchObject({
+      handle: 'alice.test',
+      ledger: report.members.differences[0]!.recomputed + 7,
+    });
+    expect(renderReport(report)).toMatch(/member @alice\.test .*: ledger \d+ Mana, recomputed \d+/);
+
+    const cid = structuredClone(members);
+    const carolsLike = cid[0]!.posts![0]!.records![1]!;
+    carolsLike.cid = cid[0]!.posts![0]!.records![2]!.cid;
+    await w.serve(encodeLedger(buildLedgerLines({ members: cid })));
+    report = await run();
+    expect(records(report)).toMatchObject({ ok: 5, changed: 1 });
+    expect(report.records?.examples[0]?.detail).toMatch(/^CID is \S+, the ledger says \S+$/);
+  });
+
+  it('names a ledger whose hash differs from the published one, or from the index', async () => {
+    const honest = encodeLedger(lines());
+    const other = encodeLedger(buildLedgerLines({ members: members.slice(0, 1) }));
+    await w.serve(other, { publish: honest });
+    let report = await run();
+    expect(report.exitCode).toBe(1);
+    expect(report.publication).toMatchObject({ status: 'failed' });
+    expect(renderReport(report)).toMatch(
+      /published\s+DIFFERS: .*the post names sha256:\w+, the ledger's bytes hash to sha256:/,
+    );
+
+    await w.serve(other, { indexSha: `sha256:${'0'.repeat(64)}` });
+    report = await run();
+    expect(report.hash.matches).toBe(false);
+    expect(renderReport(report)).toContain(`hash         DIFFERS: the index says sha256:${'0'.repeat(64)}`);
+  });
+
+  it('reports a like deleted after the week closed as deleted since, on the proof the operator kept', async () => {
+    const eveLike = await w.like('eve', p1);
+    await w.keepProof(eveLike.uri);
+    const withEve = structuredClone(members);
+    withEve[0]!.posts![0]!.records!.push(eveLike);
+    await w.serve(encodeLedger(buildLedgerLines({ members: withEve })));
+    await w.deleteRecord(eveLike.uri);
+    const report = await run();
+    expect(records(report)).toEqual({ ok: 6, missing: 0, changed: 0, 'deleted since': 1, unreachable: 0 });
+    expect(report.exitCode).toBe(0);
+    expect(report.records?.examples[0]?.detail).toMatch(
+      /^its author's server proves it absent \(at .*\); its author signed it at \S+ \(proof kept by the operator at 2026-11-29T12:00:00.000Z\)$/,
+    );
+    // Without the operator's proof, the same gap is the operator's fault.
+    const kept = w.state.proofs;
+    w.state.proofs = null;
+    try {
+      const bare = await run();
+      expect(records(bare)).toMatchObject({ missing: 1, 'deleted since': 0 });
+      expect(bare.exitCode).toBe(1);
+    } finally {
+      w.state.proofs = kept;
+    }
+  });
+
+  it('gives a clear line for a non-canonical line, a truncated ledger and an index that is not JSON', async () => {
+    const text = encodeLedger(lines());
+    await w.serve(text.replace('{"author":', '{ "author":'));
+    let report = await run();
+    expect(report.findings.format.examples[0]).toMatchObject({ line: 2, message: 'is not canonical JSON' });
+
+    await w.serve(text.slice(0, text.length - 20));
+    report = await run();
+    expect(report.findings.format.examples.map((f) => f.message)).toEqual([
+      'the last line has no final newline (the file may be truncated)',
+      'is not JSON',
+      'the ledger ends without its end line (truncated?)',
+    ]);
+    expect(report.exitCode).toBe(1);
+
+    w.state.index = '<html>not an index</html>';
+    report = await run();
+    expect(report.problems).toEqual([`the ledger index (${w.origin.url}/api/ledger) is not JSON`]);
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('says which records could not be checked: a DID document pointing nowhere, a server that times out', async () => {
+    const silent = await startSilentServer();
+    // A port nothing listens on: the DID document points nowhere.
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const fran = await w.sc.createAccount('fran', {
+      handle: 'fran.test',
+      email: 'fran@example.test',
+      password: 'fran-pw',
+    });
+    w.did.fran = fran.did as `did:${string}:${string}`;
+    const plc = await startPlcProxy(
+      w.net.plcUrl,
+      new Map([
+        [w.did.eve!, pdsAt(nowhere)],
+        [fran.did, pdsAt(silent.url)],
+      ]),
+    );
+    try {
+      const extra = structuredClone(members);
+      const eves = await w.like('eve', p1);
+      const eveRkey = eves.uri.split('/').at(-1);
+      extra[0]!.posts![0]!.records!.push(eves, await w.like('fran', p1));
+      await w.serve(encodeLedger(buildLedgerLines({ members: extra })));
+      const report = await run({ plcUrl: plc.url, http: { timeoutMs: 1_500, retries: 0 } });
+      expect(records(report)).toMatchObject({ ok: 6, unreachable: 2 });
+      const details = report.records!.examples.map((e) => e.detail);
+      expect(details).toEqual(
+        expect.arrayContaining([
+          `${nowhere}/xrpc/com.atproto.sync.getRecord?did=${encodeURIComponent(w.did.eve!)}&collection=app.bsky.feed.like&rkey=${eveRkey} could not be fetched (ECONNREFUSED)`,
+          expect.stringMatching(/ timed out after 2 s$/),
+        ]),
+      );
+      expect(report).toMatchObject({ result: 'incomplete', exitCode: 3 });
+    } finally {
+      await plc.close();
+      await silent.close();
+    }
+  });
+
+  it('runs as a command: the report on stdout with a sample and its confidence, exit 0; a bad flag, exit 2', async () => {
+    await w.serve(encodeLedger(lines()));
+    const cli = new URL('./cli.ts', import.meta.url).pathname;
+    const ran = await runScript(cli, [w.origin.url, '--plc', w.net.plcUrl, '--sample', '0.5'], process.env);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^records\s+\d+ sampled of 6 checked: \d+ ok, 0 missing/m);
+    expect(ran.stdout).toContain('with 50.00 % sampled and no fault found, at most 4 of the 6 records');
+    expect(ran.stdout).toContain('CONSISTENT (exit 0)');
+    // Not a terminal: plain progress lines, no bar.
+    expect(ran.stderr).not.toContain('\r');
+
+    const bad = await runScript(cli, [w.origin.url, '--sample', '5'], process.env);
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/^--sample must be a share above 0 and at most 1/);
+    const week = await runScript(cli, [w.origin.url, '--week', '2026-W01'], process.env);
+    expect(week).toMatchObject({ code: 2, stderr: 'the index lists no ledger for 2026-W01\n' });
+  });
+});
