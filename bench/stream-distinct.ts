@@ -14,7 +14,9 @@
 import { runApp, tenths, type AppRun } from './lib/distinct-app-run';
 import { plainRead, startDistinctRelay, type PlainReading } from './lib/distinct-relay';
 import { loadDistinctStream, type DistinctMeta } from './lib/distinct-stream';
+import { formatTop, newestProfile, selfTimes } from './lib/cpu-profile';
 import { fmt, median } from './lib/stats';
+import type { Tenth } from './lib/distinct-app-run';
 
 const PORT = Number(process.env.BENCH_DISTINCT_PORT ?? 3163);
 const MB = 1024 * 1024;
@@ -67,6 +69,26 @@ function report(meta: DistinctMeta, run: AppRun, readers: PlainReading[]): numbe
   return rate / reader;
 }
 
+/** The server's own time by function: the whole run, its fastest tenth and its slowest. */
+async function profileReport(dir: string, parts: Tenth[]): Promise<void> {
+  const profile = await newestProfile(dir);
+  const whole = selfTimes(profile);
+  console.log(
+    `    CPU profile (${dir}), the whole run, ${fmt(whole.total / 1000, 1)} s sampled: ${formatTop(whole.top, 15)}`,
+  );
+  const ranked = parts.map((t, k) => ({ t, k })).sort((a, b) => b.t.rate - a.t.rate);
+  for (const [name, pick] of [
+    ['fastest', ranked[0]],
+    ['slowest', ranked.at(-1)],
+  ] as const) {
+    if (!pick) continue;
+    const span = selfTimes(profile, pick.t.from, pick.t.to);
+    console.log(
+      `    ${name} tenth (#${pick.k + 1}, ${fmt(pick.t.rate, 0)} events/s, ${fmt(span.total / 1000, 1)} s sampled): ${formatTop(span.top, 12)}`,
+    );
+  }
+}
+
 export async function distinctStreamBench(): Promise<void> {
   const meta = await loadDistinctStream((line) => console.log(`  ${line}`));
   const p = meta.params;
@@ -101,10 +123,7 @@ export async function distinctStreamBench(): Promise<void> {
           `(${fmt(before.cpuSeconds / before.seconds)} / ${fmt(after.cpuSeconds / after.seconds)} cores)`,
       );
       ratios.push(report(meta, run, [before, after]));
-      if (profileDir)
-        console.log(
-          `    profile in ${profileDir}; tenths (hrtime ns): ${JSON.stringify(tenths(run.samples, p.frames).map((t) => [String(t.from), String(t.to)]))}`,
-        );
+      if (profileDir) await profileReport(profileDir, tenths(run.samples, p.frames));
       before = after;
     }
     if (rounds > 1)

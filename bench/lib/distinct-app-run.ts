@@ -11,7 +11,6 @@ import { checkDistinctRun, type DistinctCheck } from './distinct-check';
 import type { DistinctRelay } from './distinct-relay';
 import type { DistinctMeta } from './distinct-stream';
 import { load, type LoadResult } from './load';
-import { repoRoot } from './spawn-server';
 import { groupRss, startAsUser, type LoopDelay } from './user-process';
 
 export type Sample = { at: number; hr: bigint; seen: number; rss: number; cpu: number };
@@ -52,13 +51,7 @@ export async function runApp(
   const token = randomBytes(24).toString('hex');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-distinct-'));
   const command = options.profileDir
-    ? [
-        process.execPath,
-        `--cpu-prof`,
-        `--cpu-prof-dir=${options.profileDir}`,
-        path.join(repoRoot, 'scripts/run.mjs'),
-        'main',
-      ]
+    ? [process.execPath, `--cpu-prof`, `--cpu-prof-dir=${options.profileDir}`, 'scripts/run.mjs', 'main']
     : ['npm', 'start'];
   const app = await startAsUser(
     options.port,

@@ -10,10 +10,12 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { planProgramme, type PlantedCounts } from './distinct-planted';
 import { didOf, OFFICIAL_HANDLE, OFFICIAL_INDEX, type DistinctParams } from './distinct-traffic';
-import type { PartTask } from './distinct-worker';
 
 /** Bump when the generated frames change, so cached streams are made again. */
 const GENERATOR_VERSION = 1;
+/** A range of frames a worker thread builds into one part file. */
+export type PartTask = { part: number; from: number; to: number };
+
 /** Frames per part file (one task of a worker). */
 export const PART_FRAMES = 20_000;
 

@@ -5,11 +5,10 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FrameBuilder } from './distinct-frames';
 import type { Planted } from './distinct-planted';
-import { partName } from './distinct-stream';
+import { partName, type PartTask } from './distinct-stream';
 import type { DistinctParams } from './distinct-traffic';
 
 type Data = { params: DistinctParams; start: number; planted: Array<[number, Planted]>; dir: string };
-export type PartTask = { part: number; from: number; to: number };
 
 const data = workerData as Data;
 const builder = new FrameBuilder(data.params, data.start, { at: new Map(data.planted) });
