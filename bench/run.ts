@@ -12,6 +12,7 @@ import { loadRecording } from './lib/firehose-recording';
 import { clusterBench } from './cluster';
 import { asUsersGetIt } from './as-users-get-it';
 import { appStreamBench } from './stream-app';
+import { distinctStreamBench } from './stream-distinct';
 import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
 import { repoRoot, startBenchServer, timeToFirst200 } from './lib/spawn-server';
@@ -161,3 +162,5 @@ if (!only || only === 'bluesky-stream' || only === 'bluesky-live')
   await withFirehose('bluesky-live', async () => liveStreamBench(await loadRecording()));
 if (!only || only === 'bluesky-app') await withFirehose('bluesky-app', appStreamBench);
 if (!only || only === 'verifier') await verifierBench();
+// Issue 31: `npm start` on Bluesky through a generated stream of distinct traffic (stream-distinct.ts).
+if (!only || only === 'stream-distinct') await distinctStreamBench();

@@ -16,7 +16,7 @@ export type UserServer = {
 };
 
 /** The resident set of every process in `group`, by pid (Linux /proc). */
-async function groupRss(group: number): Promise<Map<number, number>> {
+export async function groupRss(group: number): Promise<Map<number, number>> {
   const found = new Map<number, number>();
   for (const entry of await fs.readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -42,9 +42,12 @@ export async function startAsUser(
   dataDir: string,
   /** More settings (e.g. another network's); without them, `npm start`'s defaults. */
   extraEnv: Record<string, string> = {},
+  /** What runs instead of `npm start` (e.g. `node --cpu-prof scripts/run.mjs main`, to profile the same server). */
+  command: readonly string[] = ['npm', 'start'],
 ): Promise<UserServer> {
   const started = performance.now();
-  const child = spawn('npm', ['start'], {
+  const [program = 'npm', ...args] = command;
+  const child = spawn(program, args, {
     // BENCH_USER_CWD: another checkout's `npm start` (e.g. the commit before a change), measured the same way.
     cwd: process.env.BENCH_USER_CWD ?? repoRoot,
     // Defaults, except the port, the data directory and how often the event-loop summary is logged.

@@ -7,7 +7,7 @@ import type { StreamIngest } from '../modules/mana/stream-ingest.service';
 import { readInterest } from '../modules/mana/stream-interest.repository';
 import { activeRules } from '../modules/programme/programme.service';
 import { StreamInterest } from '../social/stream-interest';
-import type { StreamBatch, StreamCursor, StreamEvent } from '../social/stream-source';
+import type { StreamBatch, StreamCursor, StreamEvent, StreamSource } from '../social/stream-source';
 import type { JobLog } from './job';
 import type { StreamProgressReport } from './stream-progress-report';
 
@@ -19,6 +19,8 @@ type Deps = {
   onProgress?: (report: StreamProgressReport) => void;
   cursorEveryMs?: number;
   interestEveryMs?: number;
+  /** The source, for when its posts were made (the interest judges old subjects at once). */
+  source?: Pick<StreamSource, 'postMadeAt'>;
 };
 
 /**
@@ -42,7 +44,7 @@ export class StreamStore {
   private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: Deps) {
-    this.interest = new StreamInterest(() => deps.clock.now());
+    this.interest = new StreamInterest(() => deps.clock.now(), deps.source?.postMadeAt);
   }
 
   /** Resolves once a stored cursor satisfies `reached`. */

@@ -2,7 +2,10 @@ import type { PostEvent, StreamEvent } from './stream-events';
 
 /** Events waiting for a post the stream has not shown yet, at most this many (the oldest leave first)... */
 export const WAITING_LIMIT = 50_000;
-/** ...each for at most this long. */
+/**
+ * ...each for at most this long; and an event about a post its source says was made more than this long before the
+ * event does not wait at all (the stream showed that post long ago, so it is not one the programme follows).
+ */
 export const WAITING_TTL_MS = 15 * 60_000;
 
 /** What the engine knows of the programme, to load into the interest (jobs/stream.job.ts). */
@@ -27,7 +30,9 @@ export type InterestSnapshot = {
  * A source reads ahead of what is stored, so `keep` records at once what it lets through (a post that names the
  * programme is tracked from then on, its author's deletions matter). Likes, reposts, replies and quotes of a post not
  * known yet wait (bounded: WAITING_LIMIT, WAITING_TTL_MS): events of different accounts arrive in no causal order,
- * and they pass with their post if it turns out to be tracked.
+ * and they pass with their post if it turns out to be tracked. On the public network nearly every like names a post
+ * the programme has never seen; where the network's post ids tell when a post was made (`madeAt`, Bluesky's TIDs),
+ * one of a post made more than WAITING_TTL_MS before the like is dropped at once instead of filling the waiting room.
  */
 export class StreamInterest {
   private tracked = new Set<string>();
@@ -36,10 +41,20 @@ export class StreamInterest {
   private names: (post: PostEvent) => boolean = () => false;
   private readonly waiting = new Map<string, Array<{ event: StreamEvent; at: number }>>();
   private waitingCount = 0;
+  /**
+   * The waiting posts in the order they began to wait, with when: the eviction reads this queue from its head. (Not
+   * the Map's own order: iterating a Map from its start walks every entry deleted since V8 last rehashed it, so a
+   * full waiting room that churns paid for tens of thousands of dead entries on every like.)
+   */
+  private order: { ids: string[]; since: number[]; head: number } = { ids: [], since: [], head: 0 };
   /** What `keep` added since the engine began loading a snapshot (it must survive the snapshot). */
   private addedSince: { tracked: string[]; people: string[] } | null = null;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** When a post was made, where the network's ids tell (StreamSource.postMadeAt). */
+    private readonly madeAt?: (postId: string) => number | undefined,
+  ) {}
 
   /** The engine is about to read a snapshot: what the source lets through meanwhile is kept across `load`. */
   beginLoad(): void {
@@ -86,7 +101,7 @@ export class StreamInterest {
       case 'like':
       case 'repost':
         if (this.counts(event.subject.id, event.subject.authorId)) return this.pass(event);
-        this.wait(event.subject.id, event);
+        if (!this.settled(event.subject.id, event.createdAt)) this.wait(event.subject.id, event);
         return [];
       case 'post':
         return this.keepPost(event);
@@ -101,8 +116,14 @@ export class StreamInterest {
     }
     const edges = [post.replyTo, post.quotes].filter((ref) => ref !== null);
     if (edges.some((ref) => this.counts(ref.id, ref.authorId))) return this.pass(post);
-    for (const ref of edges) this.wait(ref.id, post);
+    for (const ref of edges) if (!this.settled(ref.id, post.createdAt)) this.wait(ref.id, post);
     return [];
+  }
+
+  /** Whether the post was made so long before `at` that the stream showed it already (so it is not followed). */
+  private settled(postId: string, at: Date): boolean {
+    const made = this.madeAt?.(postId);
+    return made !== undefined && at.getTime() - made > WAITING_TTL_MS;
   }
 
   private counts(postId: string, authorId: string): boolean {
@@ -130,14 +151,33 @@ export class StreamInterest {
     const at = this.now();
     const list = this.waiting.get(postId);
     if (list) list.push({ event, at });
-    else this.waiting.set(postId, [{ event, at }]);
+    else {
+      this.waiting.set(postId, [{ event, at }]);
+      this.order.ids.push(postId);
+      this.order.since.push(at);
+    }
     this.waitingCount++;
-    // Oldest first (a Map iterates in insertion order): past the age or over the limit, they are dropped.
-    for (const [id, first] of this.waiting) {
-      const oldest = first[0];
-      if (this.waitingCount <= WAITING_LIMIT && oldest && at - oldest.at < WAITING_TTL_MS) break;
-      this.waiting.delete(id);
-      this.waitingCount -= first.length;
+    this.evict(at);
+  }
+
+  /** Oldest first: past the age or over the limit, they are dropped. */
+  private evict(at: number): void {
+    const order = this.order;
+    while (order.head < order.ids.length) {
+      const id = order.ids[order.head] ?? '';
+      const list = this.waiting.get(id);
+      // An entry whose post was released (or released and waited for again, later in the queue) is passed over.
+      const current = list?.[0]?.at === order.since[order.head] ? list : undefined;
+      if (current && this.waitingCount <= WAITING_LIMIT && at - (current[0]?.at ?? at) < WAITING_TTL_MS)
+        break;
+      order.head++;
+      if (current) {
+        this.waiting.delete(id);
+        this.waitingCount -= current.length;
+      }
+    }
+    if (order.head > 4096 && order.head * 2 > order.ids.length) {
+      this.order = { ids: order.ids.slice(order.head), since: order.since.slice(order.head), head: 0 };
     }
   }
 

@@ -69,6 +69,12 @@ export interface StreamSource {
   readonly gapFill?: GapFiller | undefined;
   /** How a gap heals on this network, for the log and the operator (with or without `gapFill`). */
   readonly gapNote: string;
+  /**
+   * When a post was made (ms since the epoch), where the network's post ids tell (else undefined). With it, the
+   * interest judges at once a like, repost, reply or quote of a post made long before it, rather than keeping it
+   * waiting for a post the stream would have shown already (stream-interest.ts).
+   */
+  readonly postMadeAt?: ((postId: string) => number | undefined) | undefined;
 }
 
 /** Events a source skipped, by why (each also logged): the operator's metric of bad input. */

@@ -12,6 +12,7 @@ import { FrameBatch } from './bluesky-batch';
 import { FrameQueue } from './bluesky-frame-queue';
 import type { FrameReader, FrameResult } from './bluesky-frames';
 import { RELAY_REPLAY_MS } from './bluesky-facts';
+import { postMadeAt } from './bluesky-tid';
 
 /** The socket refuses a message larger than this (memory's bound); the reader skips smaller oversized frames. */
 const SOCKET_MAX_PAYLOAD = 64 * 1024 * 1024;
@@ -51,6 +52,8 @@ export class StalledConnectionError extends Error {
 export class BlueskyFirehose implements StreamSource {
   readonly name = 'Bluesky relay';
   readonly replayWindowMs = RELAY_REPLAY_MS;
+  /** A post's record key is a TID: it tells when the post was made. */
+  readonly postMadeAt = postMadeAt;
   readonly gapFill: GapFiller | undefined;
   readonly gapNote: string;
   /** Frames and records skipped since start, by reason. */

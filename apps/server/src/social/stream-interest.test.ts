@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { StreamInterest, WAITING_LIMIT, WAITING_TTL_MS } from './stream-interest';
+import type { StreamEvent } from './stream-events';
+
+const T = Date.parse('2026-11-27T12:00:00.000Z');
+const AUTHOR = 'did:example:author';
+
+/** Post ids of this test say when the post was made: `post:<ms>`. */
+const madeAt = (id: string) => (id.startsWith('post:') ? Number(id.slice(5)) : undefined);
+
+function like(subject: string, at: number, n = 0): StreamEvent {
+  return {
+    type: 'like',
+    id: `like:${n}`,
+    authorId: `did:example:liker${n}`,
+    subject: { id: subject, authorId: AUTHOR },
+    createdAt: new Date(at),
+  };
+}
+
+function post(id: string, at: number, tagged: boolean): StreamEvent {
+  return {
+    type: 'post',
+    id,
+    authorId: AUTHOR,
+    text: tagged ? '#ManaBoard' : 'hi',
+    tags: [],
+    mentions: [],
+    createdAt: new Date(at),
+    replyTo: null,
+    quotes: null,
+  };
+}
+
+/** An event's id (identity events have none). */
+const idOf = (e: StreamEvent) => ('id' in e ? e.id : e.authorId);
+
+function interest(now = () => T) {
+  const i = new StreamInterest(now, madeAt);
+  i.load({ tracked: [], people: [], officials: [], names: (p) => p.text.includes('#ManaBoard') });
+  return i;
+}
+
+describe('the stream interest', () => {
+  it('judges at once a like of a post made long before it, and still waits for a young post', () => {
+    const i = interest();
+    const old = `post:${T - WAITING_TTL_MS - 1}`;
+    expect(i.keep(like(old, T))).toEqual([]);
+    expect(i.size.waiting).toBe(0);
+    const young = `post:${T - 1_000}`;
+    expect(i.keep(like(young, T))).toEqual([]);
+    expect(i.size.waiting).toBe(1);
+    // A like that came before its post counts when the post arrives.
+    expect(i.keep(post(young, T - 1_000, true)).map(idOf)).toEqual([young, 'like:0']);
+    expect(i.size.waiting).toBe(0);
+  });
+
+  it('waits as before when the network says nothing of when a post was made', () => {
+    const i = interest();
+    expect(i.keep(like('somepost', T))).toEqual([]);
+    expect(i.size.waiting).toBe(1);
+    expect(i.keep(post('somepost', T, true)).map(idOf)).toEqual(['somepost', 'like:0']);
+  });
+
+  it('drops the oldest waiting first, past the limit and past the age, and skips posts already released', () => {
+    let now = T;
+    const i = interest(() => now);
+    i.keep(like('first', T, 1));
+    i.keep(like('second', T, 2));
+    i.keep(post('first', T, false)); // not tracked: 'first' keeps waiting
+    for (let n = 0; n < WAITING_LIMIT - 1; n++) i.keep(like(`p${n}`, T, 3));
+    // One over the limit: the oldest ('first') leaves; 'second' still waits.
+    expect(i.size.waiting).toBe(WAITING_LIMIT);
+    expect(i.keep(post('first', T, true)).map(idOf)).toEqual(['first']);
+    expect(i.keep(post('second', T, true)).map(idOf)).toEqual(['second', 'like:2']);
+    // 'second' was released: passing over its queue entry drops nothing else.
+    expect(i.size.waiting).toBe(WAITING_LIMIT - 1);
+    now = T + WAITING_TTL_MS;
+    i.keep(like('late', now, 4));
+    expect(i.size.waiting).toBe(1);
+    expect(i.keep(post('late', now, true)).map(idOf)).toEqual(['late', 'like:4']);
+  });
+});
