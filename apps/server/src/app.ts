@@ -17,6 +17,7 @@ import { Metrics } from './modules/metrics/metrics';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
+import { recordsRoutes } from './modules/records/records.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
 import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
@@ -227,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       deps.onLeaderboardCache?.(cache);
     },
   });
+  await app.register(recordsRoutes, { db: database.db, pages: network.pages });
   await app.register(programmeRoutes, { db: database.db, onCache: (cache) => (programmeCache = cache) });
   await app.register(publicConfigRoutes, {
     socialNetwork: linking.network.name,
