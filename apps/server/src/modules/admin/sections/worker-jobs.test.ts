@@ -74,6 +74,7 @@ const grids: Record<string, { periodMs: number; offsetMs: number }> = {
   settle: { periodMs: 60 * MINUTE, offsetMs: 7 * MINUTE },
   totals: { periodMs: MINUTE, offsetMs: 20_000 },
   fairness: { periodMs: 60 * MINUTE, offsetMs: 41 * MINUTE },
+  trace: { periodMs: 15 * MINUTE, offsetMs: 5 * MINUTE },
 };
 
 function expectScheduled(jobs: Job[], window: { from: number; to: number }) {
