@@ -1,6 +1,7 @@
 // Issue 30's goal for the records page: GET /api/mana/:authorId/records (a post's records, 50 a page) answers in
 // p99 < 20 ms with 10 connections, on a post with 100,000 records; measured beside a bare JSON route of the same
-// server (bench/lib/records-bench-server.ts), alternating rounds, medians of rounds.
+// server (bench/lib/records-bench-server.ts), alternating rounds, medians of rounds; with the answer cache (a few
+// seconds, as served) and without it (LEADERBOARD_CACHE=off: every answer built from the database).
 import { sideBySide } from './lib/side-by-side';
 import { startBenchServer } from './lib/spawn-server';
 import { benchRounds, fmt } from './lib/stats';
@@ -13,9 +14,16 @@ export async function recordsBench(kind: 'pglite' | 'postgres'): Promise<void> {
     kind === 'postgres'
       ? { BENCH_PG_URL: process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' }
       : {};
-  const server = await startBenchServer(env, 'bench/lib/records-bench-server.ts');
+  for (const cache of ['on', 'off'] as const) await run(kind, cache, env);
+}
+
+async function run(kind: 'pglite' | 'postgres', cache: 'on' | 'off', env: Record<string, string>) {
+  const server = await startBenchServer(
+    { ...env, LEADERBOARD_CACHE: cache },
+    'bench/lib/records-bench-server.ts',
+  );
   const { postId, authorId, records } = server.ready as { postId: string; authorId: string; records: number };
-  const db = kind === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const db = `${kind === 'pglite' ? 'PGlite' : 'PostgreSQL'}, answer cache ${cache}`;
   try {
     for (const page of [1, 100]) {
       const url = `${server.origin}/api/mana/${encodeURIComponent(authorId)}/records?post=${encodeURIComponent(postId)}&page=${page}&limit=50`;

@@ -228,7 +228,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       deps.onLeaderboardCache?.(cache);
     },
   });
-  await app.register(recordsRoutes, { db: database.db, pages: network.pages });
+  await app.register(recordsRoutes, {
+    db: database.db,
+    pages: network.pages,
+    // Off where the leaderboard's cache is off (LEADERBOARD_CACHE=off, tests), else a few seconds at most.
+    ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: Math.min(deps.leaderboardCacheMs, 5_000) } : {}),
+    ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
+  });
   await app.register(programmeRoutes, { db: database.db, onCache: (cache) => (programmeCache = cache) });
   await app.register(publicConfigRoutes, {
     socialNetwork: linking.network.name,

@@ -1,13 +1,17 @@
 import type { Db } from '../../db/schema';
 import { countingReferrals } from '../referrals/referrals.repository';
 
-/** A post as its records page needs it: whose it is, its counts and untraced points, and its line's state. */
-export async function findPost(db: Db, id: string) {
+/**
+ * A post of this author as its records page needs it (one read: the post, and whether its author is disqualified):
+ * its counts and untraced points, and its line's state. Undefined when the post is not the author's.
+ */
+export async function findPostOf(db: Db, authorId: string, id: string) {
   return db
     .selectFrom('posts')
+    .innerJoin('authors', 'authors.id', 'posts.author_id')
     .select([
-      'id',
-      'author_id',
+      'posts.id',
+      'authors.disqualified',
       'likes',
       'replies',
       'reposts',
@@ -19,17 +23,30 @@ export async function findPost(db: Db, id: string) {
       'status',
       'over_limit',
     ])
-    .where('id', '=', id)
+    .where('posts.id', '=', id)
+    .where('posts.author_id', '=', authorId)
     .executeTakeFirst();
 }
 
 /**
  * One page of a post's records, newest first (index stream_records_subject_time_idx), with each record's author's
- * handle when the programme knows the author. `limit + 1` rows tell whether another page follows.
+ * handle when the programme knows the author. The page is cut first and only its rows are joined to the authors,
+ * so a deep page costs the index entries it skips, not a join of each. `limit + 1` rows tell whether more follow.
  */
 export async function postRecords(db: Db, postId: string, offset: number, limit: number) {
   return db
-    .selectFrom('stream_records as r')
+    .selectFrom(
+      db
+        .selectFrom('stream_records')
+        .select(['id', 'kind', 'author_id', 'created_at', 'cid', 'state', 'void_reason', 'source'])
+        .where('subject_id', '=', postId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .orderBy('kind')
+        .offset(offset)
+        .limit(limit)
+        .as('r'),
+    )
     .leftJoin('authors as a', 'a.id', 'r.author_id')
     .select([
       'r.id',
@@ -42,12 +59,9 @@ export async function postRecords(db: Db, postId: string, offset: number, limit:
       'r.source',
       'a.handle',
     ])
-    .where('r.subject_id', '=', postId)
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id')
     .orderBy('r.kind')
-    .offset(offset)
-    .limit(limit)
     .execute();
 }
 

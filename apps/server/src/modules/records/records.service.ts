@@ -23,11 +23,9 @@ export async function lineRecords(
   input: { authorId: string; query: RecordsQuery; viewerBrowserHash: string | null },
 ): Promise<RecordsResponse> {
   const { query } = input;
-  const author = await findAuthor(deps.db, input.authorId);
-  if (!author || author.disqualified) throw new NotFoundError('No such author on the leaderboard');
   const offset = (query.page - 1) * query.limit;
   const base: Omit<Data, 'records' | 'hasMore'> = {
-    authorId: author.id,
+    authorId: input.authorId,
     line: query.line,
     post: query.post ?? null,
     page: query.page,
@@ -35,10 +33,16 @@ export async function lineRecords(
     counts: null,
     notTraceable: null,
   };
+  if (query.line === 'post') {
+    return done(
+      await postPage(deps, input.authorId, query.post ?? '', offset, query.limit, base),
+      query.limit,
+    );
+  }
+  const author = await findAuthor(deps.db, input.authorId);
+  if (!author || author.disqualified) throw new NotFoundError('No such author on the leaderboard');
   let page: { records: LineRecord[]; base: typeof base };
-  if (query.line === 'post')
-    page = await postPage(deps, author.id, query.post ?? '', offset, query.limit, base);
-  else if (query.line === 'interaction') {
+  if (query.line === 'interaction') {
     const rows = await repo.interactionRecords(deps.db, author.id, query.post, offset, query.limit + 1);
     page = { base, records: rows.map((r) => interactionRecord(deps.pages, author, r)) };
   } else {
@@ -49,13 +53,14 @@ export async function lineRecords(
     const rows = await repo.referralRecords(deps.db, author.id, offset, query.limit + 1);
     page = { base, records: rows.map((r) => referralRecord(deps.pages, r, own)) };
   }
+  return done(page, query.limit);
+}
+
+/** The page's answer: `limit` records, and whether the extra one read says more follow. */
+function done(page: { records: LineRecord[]; base: Omit<Data, 'records' | 'hasMore'> }, limit: number) {
   return {
-    success: true,
-    data: {
-      ...page.base,
-      hasMore: page.records.length > query.limit,
-      records: page.records.slice(0, query.limit),
-    },
+    success: true as const,
+    data: { ...page.base, hasMore: page.records.length > limit, records: page.records.slice(0, limit) },
   };
 }
 
@@ -67,8 +72,9 @@ async function postPage(
   limit: number,
   base: Omit<Data, 'records' | 'hasMore'>,
 ) {
-  const post = await repo.findPost(deps.db, postId);
-  if (!post || post.author_id !== authorId) throw new NotFoundError('No such post of this author');
+  // One read for both: a post of this author, on the board (an unknown or disqualified author has none there).
+  const post = await repo.findPostOf(deps.db, authorId, postId);
+  if (!post || post.disqualified) throw new NotFoundError('No such post of this author on the leaderboard');
   const rows = await repo.postRecords(deps.db, post.id, offset, limit + 1);
   // The whole line counts nothing when its post is gone or over the daily limit: so does each of its records.
   const lineVoid: RecordVoidReason | null =
