@@ -42,9 +42,14 @@ export function blueskyPages(base: string): NetworkPages {
       if (kind !== 'reply' && kind !== 'quote') return null;
       const parsed = parsePostId(id);
       return parsed
-        ? `${base}/profile/${encodeURIComponent(parsed.did)}/post/${encodeURIComponent(parsed.rkey)}`
+        ? `${base}/profile/${didInPath(parsed.did)}/post/${encodeURIComponent(parsed.rkey)}`
         : null;
     },
-    profile: ({ id }) => `${base}/profile/${encodeURIComponent(id)}`,
+    profile: ({ id }) => `${base}/profile/${didInPath(id)}`,
   };
+}
+
+/** A DID as bsky.app writes it in a path (its colons are path characters); anything else encoded. */
+function didInPath(did: string): string {
+  return /^did:[a-z]+:[A-Za-z0-9._:-]+$/.test(did) ? did : encodeURIComponent(did);
 }
