@@ -1,8 +1,9 @@
 import type { ProgrammeRules } from '@manaboard/contract';
+import type { PostMetrics } from '../../social/social-network';
 import type { Db } from '../../db/schema';
 import * as posts from './posts.repository';
 import { isPastWindow } from './ingest.service';
-import type { RecordKind } from './stream-events';
+import { METRIC, type RecordKind } from './stream-events';
 import * as records from './stream-records.repository';
 import type { TrackedPost } from './stream-records.repository';
 
@@ -59,4 +60,19 @@ export async function applyDeletions(
     await trx.updateTable('official_posts').set({ deleted: true }).where('id', 'in', chunk).execute();
   }
   return { uncounted: uncountedCount, touched, takenBack };
+}
+
+/** Per post, the records taken back whose post's counts did not move in this batch (one point each, untraced). */
+export function untracedPoints(
+  takenBack: ReadonlyArray<{ postId: string; kind: RecordKind }>,
+  moved: ReadonlySet<string>,
+): Array<PostMetrics & { id: string }> {
+  const byPost = new Map<string, PostMetrics & { id: string }>();
+  for (const r of takenBack) {
+    if (moved.has(r.postId)) continue;
+    const row = byPost.get(r.postId) ?? { id: r.postId, likes: 0, replies: 0, reposts: 0, quotes: 0 };
+    row[METRIC[r.kind]] += 1;
+    byPost.set(r.postId, row);
+  }
+  return [...byPost.values()];
 }

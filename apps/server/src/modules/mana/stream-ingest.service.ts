@@ -7,7 +7,7 @@ import * as posts from './posts.repository';
 import * as interactionsRepo from './interactions.repository';
 import { saveCursor } from './ingest-state.repository';
 import { isPastWindow } from './ingest.service';
-import { applyDeletions } from './stream-deletions';
+import { applyDeletions, untracedPoints } from './stream-deletions';
 import { storeNewPosts } from './stream-new-posts';
 import { DAY_MS } from '../../time';
 import { recordInteractions, type FoundInteraction } from './interactions.service';
@@ -262,19 +262,4 @@ export class StreamIngest {
       new Date(now.getTime() - rules.refreshWindowDays * DAY_MS - rules.settleByHours * 3_600_000),
     );
   }
-}
-
-/** Per post, the records taken back whose post's counts did not move in this batch (one point each, untraced). */
-function untracedPoints(
-  takenBack: ReadonlyArray<{ postId: string; kind: RecordKind }>,
-  moved: ReadonlySet<string>,
-): Array<PostMetrics & { id: string }> {
-  const byPost = new Map<string, PostMetrics & { id: string }>();
-  for (const r of takenBack) {
-    if (moved.has(r.postId)) continue;
-    const row = byPost.get(r.postId) ?? { id: r.postId, likes: 0, replies: 0, reposts: 0, quotes: 0 };
-    row[METRIC[r.kind]] += 1;
-    byPost.set(r.postId, row);
-  }
-  return [...byPost.values()];
 }
