@@ -234,4 +234,35 @@ describe.skipIf(skip)('the Mana Leaderboard on Bluesky in the browser', () => {
       }
     }
   }, 300_000);
+
+  it('opens the records behind a post line: each like and repost with its CID, its author linked to bsky.app', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    try {
+      await page.goto(server.origin);
+      await page.getByTestId('rank-row').first().getByRole('button').click();
+      const dialog = page.getByRole('dialog', { name: /Mana breakdown/ });
+      const open = dialog.getByRole('button', { name: /^Records of the post of / }).first();
+      await open.click();
+      const region = dialog.getByRole('region', { name: /^Records of the post of / }).first();
+      const items = region.getByTestId('line-record');
+      await items.first().waitFor();
+      expect(await items.count()).toBeGreaterThan(0);
+      const cid = await items.first().locator('code').getAttribute('title');
+      expect(cid).toMatch(/^bafyrei/);
+      const author = await items.first().getByRole('link').first().getAttribute('href');
+      expect(author).toMatch(/^https:\/\/bsky\.app\/profile\/did:plc:/);
+      expect(await region.getByTestId('not-traceable').count()).toBe(0);
+      await page.waitForTimeout(350); // the dialog's fade-in (300 ms), for the screenshots
+      for (const width of widths) {
+        await page.setViewportSize({ width, height: heights[width] });
+        await region.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(screenshots, `bluesky-breakdown-records-${width}.png`) });
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

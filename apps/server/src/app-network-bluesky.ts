@@ -5,7 +5,7 @@ import { BlueskyLinking } from './integrations/bluesky/bluesky-linking';
 import { AccountAge } from './integrations/bluesky/bluesky-account-age';
 import { createBlueskyOAuth } from './integrations/bluesky/bluesky-oauth-client';
 import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
-import { postUrl } from './integrations/bluesky/bluesky-ids';
+import { blueskyPages, postUrl } from './integrations/bluesky/bluesky-ids';
 import { describeBlueskyQuery } from './integrations/bluesky/bluesky-query';
 import type { Clock } from './integrations/x/clock';
 import type { TokenVault } from './security/token-vault';
@@ -34,6 +34,7 @@ export async function blueskyNetwork(config: Config, db: Db, vault: TokenVault, 
       new AccountAge({ plcUrl: config.bluesky.plcUrl }),
     ) as NetworkLinking,
     postUrl: (handle: string, postId: string) => postUrl(config.bluesky.postUrlBase, handle, postId),
+    pages: blueskyPages(config.bluesky.postUrlBase),
     describeQuery: describeBlueskyQuery,
     simulatedX: false,
     routes: routes as FastifyPluginAsync | undefined,

@@ -2,6 +2,7 @@ import type { Config } from './config/config';
 import type { Db } from './db/schema';
 import type { Clock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
+import { xPages } from './integrations/x/x-pages';
 import type { TokenVault } from './security/token-vault';
 import type { NetworkLinking, PostQuery } from './social/social-network';
 
@@ -19,6 +20,7 @@ export async function networkOf(config: Config, db: Db, vault: TokenVault, clock
   return {
     linking: x.linking as NetworkLinking,
     postUrl: (handle: string, postId: string) => x.network.postUrl(handle, postId),
+    pages: xPages(config.x.postUrlBase),
     describeQuery: (query: PostQuery) => x.network.describeQuery(query),
     simulatedX: config.x.mode === 'simulated',
     routes: undefined,

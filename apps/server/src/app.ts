@@ -18,6 +18,7 @@ import { Metrics } from './modules/metrics/metrics';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
+import { recordsRoutes } from './modules/records/records.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
 import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
@@ -231,6 +232,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       metrics.watchCache(cache);
       deps.onLeaderboardCache?.(cache);
     },
+  });
+  await app.register(recordsRoutes, {
+    db: database.db,
+    pages: network.pages,
+    // Off where the leaderboard's cache is off (LEADERBOARD_CACHE=off, tests), else a few seconds at most.
+    ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: Math.min(deps.leaderboardCacheMs, 5_000) } : {}),
+    ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
   });
   await app.register(programmeRoutes, { db: database.db, onCache: (cache) => (programmeCache = cache) });
   await app.register(publicConfigRoutes, {

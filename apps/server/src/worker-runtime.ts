@@ -19,6 +19,7 @@ const endpointOf: Record<JobName, XEndpoint | null> = {
   settle: 'retweeted_by',
   totals: null,
   fairness: null,
+  trace: null,
 };
 
 /** The app-token endpoints whose rate-limit windows the metrics show. */

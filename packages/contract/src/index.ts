@@ -9,3 +9,4 @@ export * from './programme';
 export * from './mana';
 export * from './branding';
 export * from './appeals';
+export * from './records';

@@ -5,6 +5,7 @@ import { AuthStore, type SimClient } from './auth-store';
 import { Faults } from './faults';
 import { registerOAuthRoutes } from './oauth-routes';
 import { registerPostPage } from './post-page';
+import { registerProfilePage } from './profile-page';
 import { RateLimiter, WINDOW_MS } from './rate-limits';
 import { registerSearchRoute } from './routes-search';
 import { registerTweetRoutes } from './routes-tweets';
@@ -85,4 +86,5 @@ export const xSimPlugin: FastifyPluginAsync<XSimOptions> = async (app, options) 
   registerTweetRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerPostPage(app, { world });
+  registerProfilePage(app, { world });
 };

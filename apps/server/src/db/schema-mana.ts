@@ -57,6 +57,8 @@ export interface PostsTable {
   untraced_replies: Defaulted<number>;
   untraced_reposts: Defaulted<number>;
   untraced_quotes: Defaulted<number>;
+  /** When the trace job last read the post's records from the network's lists (migration 0020). */
+  traced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The rules version the post's Mana was last computed with (null before migration 0019). */
   rules_version: ColumnType<number | null, number | null | undefined, number | null>;
 }

@@ -10,6 +10,7 @@ const PUBLIC_READS: Array<[url: string, status: number]> = [
   ['/api/mana?limit=20&weekly=true', 200],
   ['/api/mana?search=nobody', 200],
   ['/api/mana/1234/breakdown', 404],
+  ['/api/mana/1234/records?post=1', 404],
   ['/api/posts?limit=5', 200],
   ['/api/daily-post-limit', 200],
   ['/api/daily-post-limit/user/1234', 200],

@@ -32,6 +32,7 @@ const WINDOW_MS = 60_000;
 export const PUBLIC_READ_ROUTES: ReadonlySet<string> = new Set([
   '/api/mana',
   '/api/mana/:authorId/breakdown',
+  '/api/mana/:authorId/records',
   '/api/posts',
   '/api/daily-post-limit',
   '/api/daily-post-limit/user/:authorId',

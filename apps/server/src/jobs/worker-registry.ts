@@ -5,6 +5,7 @@ import { interactionsJob } from './interactions.job';
 import { settleJob } from './settle.job';
 import { totalsJob } from './totals.job';
 import { fairnessJob } from './fairness.job';
+import { traceJob } from './trace.job';
 
 export const jobs: Record<JobName, Job> = {
   search: searchJob,
@@ -13,6 +14,7 @@ export const jobs: Record<JobName, Job> = {
   settle: settleJob,
   totals: totalsJob,
   fairness: fairnessJob,
+  trace: traceJob,
 };
 
 /** Something only the leader runs besides the scheduled jobs (an event-stream consumer). */

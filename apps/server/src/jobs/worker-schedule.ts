@@ -13,6 +13,8 @@ export const defaultSchedule: Record<JobName, string> = {
   totals: '20 * * * * *',
   // Reads only stored data; hourly is plenty for advice an operator reviews.
   fairness: '41 * * * *',
+  // Five minutes after each refresh: the records behind the counts it raised (stream networks only).
+  trace: '5-59/15 * * * *',
 };
 
 /** One job as the leader schedules it: its pattern as the operator reads it, and when it next runs. */

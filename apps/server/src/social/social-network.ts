@@ -78,6 +78,40 @@ export type PostQuery =
  */
 export type QueryPreview = { text: string; maxLength: number | null };
 
+/** What a record does to a post: it likes, reposts, replies to or quotes it. */
+export type RecordKind = 'like' | 'repost' | 'reply' | 'quote';
+
+/** A public record that counts on a post: its address (Bluesky: an AT URI), content hash, author and time. */
+export type PostRecord = { id: string; cid: string | null; authorId: string; createdAt: Date };
+
+/**
+ * Where a person sees things on the network's own public pages (the records page links them, issue 30): a
+ * record's own page, or null where it has none (a like or a repost: link its author instead), and an account's.
+ */
+export type NetworkPages = {
+  record(record: {
+    kind: RecordKind;
+    id: string;
+    authorId: string;
+    authorHandle: string | null;
+  }): string | null;
+  profile(account: { id: string; handle: string | null }): string | null;
+};
+
+/** Calls one run may still spend on reading records (shared by every read of the run; each call takes one). */
+export type CallBudget = { left: number };
+
+/**
+ * What reading a post's records of one kind found. `complete`: the network's list was read to its end and every
+ * account it names was looked up; else `stopped` says why not (the run's budget spent, a rate limit, an error).
+ */
+export type RecordsFound = {
+  records: PostRecord[];
+  complete: boolean;
+  stopped?: 'budget' | 'rate-limited' | 'error';
+  calls: number;
+};
+
 /** How a stream network's reconciling reads trust the stream (see `SocialNetwork.streamAuthority`). */
 export type StreamAuthority = { missingGraceMs: number; caughtUpMs: number };
 
@@ -105,6 +139,23 @@ export interface SocialNetwork {
    * stream (its stored cursor) is within `caughtUpMs` of now.
    */
   readonly streamAuthority?: StreamAuthority;
+  /**
+   * The records behind a post's count of one kind, read from the network's public lists, newest first (Bluesky:
+   * `getQuotes` and the post's thread give records; `getLikes` and `getRepostedBy` give accounts, whose record is
+   * then found in their own repository). Records by `knownAuthors` or with an id in `knownIds` are not looked for;
+   * the read stops once it found `want` records. Absent where the network names no records (X): its counts stay
+   * "not traceable" (issue 30).
+   */
+  recordsOf?(
+    post: { id: string; createdAt: Date },
+    kind: RecordKind,
+    options: {
+      knownAuthors: ReadonlySet<string>;
+      knownIds: ReadonlySet<string>;
+      want: number;
+      budget: CallBudget;
+    },
+  ): Promise<RecordsFound>;
   /** Members who reposted an official post (one page). */
   repostsOf(postId: string, cursor?: string): Promise<{ authors: SocialAuthor[]; nextCursor: string | null }>;
   /** Quotes of an official post (one page). */

@@ -7,6 +7,9 @@ export type PostRef = { id: string; authorId: string };
  * What a network's event stream says, in the engine's terms (the adapter decodes its own records into these):
  * a post was written (perhaps replying to or quoting another), a post was liked or reposted, a record (post,
  * like or repost) was deleted, an account changed its handle.
+ *
+ * `cid` is the record's content hash as the network names it (Bluesky: the commit op's CID, `bafyrei…`), kept as
+ * the evidence behind a point (issue 30); null or absent where the network has none, or the source did not say.
  */
 export type StreamEvent =
   | {
@@ -21,8 +24,16 @@ export type StreamEvent =
       createdAt: Date;
       replyTo: PostRef | null;
       quotes: PostRef | null;
+      cid?: string | null;
     }
-  | { type: 'like' | 'repost'; id: string; authorId: string; subject: PostRef; createdAt: Date }
+  | {
+      type: 'like' | 'repost';
+      id: string;
+      authorId: string;
+      subject: PostRef;
+      createdAt: Date;
+      cid?: string | null;
+    }
   | { type: 'delete'; id: string; authorId: string }
   /** An account's identity changed (perhaps its handle: the engine asks the network for the confirmed one). */
   | { type: 'identity'; authorId: string };

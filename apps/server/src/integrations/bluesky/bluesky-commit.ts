@@ -1,4 +1,5 @@
 import { decode } from '@atcute/cbor';
+import * as CID from '@atcute/cid';
 import type { StreamInterest } from '../../social/stream-interest';
 import type { StreamEvent } from '../../social/stream-source';
 import type { CarBlocks, CidBytes } from './bluesky-car';
@@ -35,6 +36,15 @@ export function linkBytes(link: unknown): CidBytes | null {
   if (l.$bytes instanceof Uint8Array) return l.$bytes;
   if (l.bytes instanceof Uint8Array) return l.bytes;
   return null;
+}
+
+/** A CID's bytes as its text form (`bafyrei…`), or undefined when they are not a CID. */
+export function cidText(bytes: CidBytes): string | undefined {
+  try {
+    return CID.toString(CID.decode(bytes));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -79,6 +89,7 @@ export function commitEvents(
     }
     try {
       const record: unknown = decode(bytes);
+      const text = cid ? cidText(cid) : undefined;
       const event = toStreamEvent({
         event: op.action,
         did,
@@ -86,6 +97,9 @@ export function commitEvents(
         rkey,
         record,
         time: time ?? new Date().toISOString(),
+        // The op's CID is the record's content hash, kept as the evidence behind a point (issue 30). Written out
+        // before the interest sees the event: a like may wait there for its post and be passed on later.
+        ...(text ? { cid: text } : {}),
       });
       if (event) events.push(...interest.keep(event));
     } catch (error) {

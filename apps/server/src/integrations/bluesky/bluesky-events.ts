@@ -16,6 +16,8 @@ export type CommitOp = {
   record?: unknown;
   /** When the network committed the operation (the stream's `time`). */
   time: string;
+  /** The record's CID (`bafyrei…`): the commit op's, or the AppView's for a record found by a search. */
+  cid?: string;
 };
 
 const strongRef = z.object({ uri: z.string().max(8192) });
@@ -109,6 +111,7 @@ export function toStreamEvent(op: CommitOp): StreamEvent | null {
       createdAt: committedAt(op.time, record.createdAt),
       replyTo: postRef(record.reply?.parent.uri),
       quotes: postRef(quotedUri),
+      ...(op.cid ? { cid: op.cid } : {}),
     };
   }
   const parsed = subjectRecord.safeParse(op.record);
@@ -122,5 +125,6 @@ export function toStreamEvent(op: CommitOp): StreamEvent | null {
     authorId: op.did,
     subject,
     createdAt: new Date(parsed.data.createdAt),
+    ...(op.cid ? { cid: op.cid } : {}),
   };
 }

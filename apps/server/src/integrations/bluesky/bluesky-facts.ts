@@ -7,9 +7,10 @@ import type { OfficialHandleRule } from '../../social/social-network';
 /**
  * The jobs the worker runs on Bluesky: no polling search and no interactions poll (the event stream brings posts,
  * likes, reposts, replies, quotes and deletions); refresh reconciles counts from getPosts, settle re-checks
- * interactions with official posts (likes, reposts and replies are public), totals and fairness as everywhere.
+ * interactions with official posts (likes, reposts and replies are public), totals and fairness as everywhere,
+ * trace reads the records behind counts the refresh raised (issue 30).
  */
-export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness'];
+export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness', 'trace'];
 
 /**
  * How long Bluesky's relay keeps events to replay from a cursor. Assumed conservatively (the relay's replay window

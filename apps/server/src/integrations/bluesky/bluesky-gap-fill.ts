@@ -49,6 +49,7 @@ function toEvent(view: AppBskyFeedDefs.PostView): StreamEvent | null {
       rkey: ref.rkey,
       record: view.record,
       time: view.indexedAt,
+      cid: view.cid,
     });
   } catch (error) {
     if (error instanceof MalformedRecordError) return null;

@@ -1,4 +1,5 @@
 import { AtUri } from '@atproto/syntax';
+import type { NetworkPages } from '../../social/social-network';
 
 /**
  * How the Bluesky adapter names things in the engine's terms (docs/networks.md):
@@ -28,4 +29,27 @@ export function postUrl(base: string, handle: string, id: string): string {
   const parsed = parsePostId(id);
   const rkey = parsed?.rkey ?? encodeURIComponent(id);
   return `${base}/profile/${encodeURIComponent(handle)}/post/${encodeURIComponent(rkey)}`;
+}
+
+/**
+ * Bluesky's public pages for the records page: a reply or quote is a post, at
+ * `{base}/profile/{did}/post/{rkey}`; a like or repost has no page of its own (null: its author's profile is
+ * linked); an account's page is `{base}/profile/{did}` (a DID always resolves, a handle may have changed).
+ */
+export function blueskyPages(base: string): NetworkPages {
+  return {
+    record: ({ kind, id }) => {
+      if (kind !== 'reply' && kind !== 'quote') return null;
+      const parsed = parsePostId(id);
+      return parsed
+        ? `${base}/profile/${didInPath(parsed.did)}/post/${encodeURIComponent(parsed.rkey)}`
+        : null;
+    },
+    profile: ({ id }) => `${base}/profile/${didInPath(id)}`,
+  };
+}
+
+/** A DID as bsky.app writes it in a path (its colons are path characters); anything else encoded. */
+function didInPath(did: string): string {
+  return /^did:[a-z]+:[A-Za-z0-9._:-]+$/.test(did) ? did : encodeURIComponent(did);
 }

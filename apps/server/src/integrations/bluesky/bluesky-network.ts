@@ -10,6 +10,7 @@ import type {
   QueryPreview,
   StreamAuthority,
 } from '../../social/social-network';
+import type { BlueskyRecordReader } from './bluesky-records';
 import { describeBlueskyQuery } from './bluesky-query';
 import { parsePostId, postUrl } from './bluesky-ids';
 
@@ -108,6 +109,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
    * never lower one, and a post it does not return is not deleted before the grace period (ADR 013).
    */
   readonly streamAuthority: StreamAuthority | undefined;
+  readonly recordsOf?: SocialNetwork['recordsOf'];
   private readonly agent: AtpAgent;
 
   constructor(
@@ -116,9 +118,15 @@ export class BlueskySocialNetwork implements SocialNetwork {
       postUrlBase: string;
       fetch?: typeof globalThis.fetch;
       streamAuthority?: StreamAuthority;
+      /** Reads the records behind a count (the trace job); without it the network names none. */
+      records?: BlueskyRecordReader;
     },
   ) {
     this.streamAuthority = options.streamAuthority;
+    const records = options.records;
+    if (records) {
+      this.recordsOf = (post, kind, read) => records.recordsOf(post, kind, read);
+    }
     this.agent = new AtpAgent({
       service: options.appviewUrl,
       ...(options.fetch ? { fetch: options.fetch } : {}),

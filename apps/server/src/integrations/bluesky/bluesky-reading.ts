@@ -7,6 +7,7 @@ import { BlueskyFirehose, type FirehoseOptions } from './bluesky-firehose';
 import { createFrameReader } from './bluesky-frames';
 import { blueskyGapSearch, type GapFillOptions } from './bluesky-gap-fill';
 import { BlueskySocialNetwork } from './bluesky-network';
+import { BlueskyRecordReader } from './bluesky-records';
 import { BlueskyCommitVerifier } from './bluesky-verify';
 
 /** Bluesky's own handle domain: a bare official name `ManaboardHQ` is the account `manaboardhq.bsky.social`. */
@@ -38,6 +39,11 @@ export function createBlueskyReading(options: {
     appviewUrl: config.appviewUrl,
     postUrlBase: config.postUrlBase,
     streamAuthority: config.streamAuthority ?? DEFAULT_STREAM_AUTHORITY,
+    records: new BlueskyRecordReader({
+      appviewUrl: config.appviewUrl,
+      plcUrl: config.plcUrl,
+      allowHttp: config.allowHttp,
+    }),
   });
   const domain = options.officialHandleDomain ?? OFFICIAL_HANDLE_DOMAIN;
   const officialHandle = (handle: string) => fullOfficialHandle(handle, domain);

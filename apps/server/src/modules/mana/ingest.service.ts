@@ -8,6 +8,7 @@ import * as posts from './posts.repository';
 import { saveCursor } from './ingest-state.repository';
 import { recordEngagementEdges } from './engagement-edges.repository';
 import { DAY_MS } from '../../time';
+import { untraceFromCounts } from './untraced.repository';
 
 /**
  * Which posts of a page the programme tracks: originals and quotes (never plain reposts or replies) whose text
@@ -114,6 +115,11 @@ export async function applyMetricsBatch(
       return open ? [{ id: post.id, ...post.metrics, final: isPastWindow(rules, open.createdAt, now) }] : [];
     });
     const touched = await posts.applyMetrics(trx, fresh, now);
+    // Counts read from the network's metrics come without records: not traceable (issue 30).
+    await untraceFromCounts(
+      trx,
+      fresh.map((f) => f.id),
+    );
     for (const missing of answer.missing) {
       const open = asked.get(missing.id);
       if (!open || missing.reason === 'other') continue;

@@ -93,6 +93,9 @@ export type NewInteraction = {
   detectedAt: Date;
   checkAfter: Date;
   settleBy: Date;
+  /** The member's record behind the line and its CID, where the network names one (a stream's like, reply…). */
+  recordId?: string | null;
+  recordCid?: string | null;
 };
 
 /** Pending lines, unique per member × post × kind: seeing the same interaction again changes nothing. */
@@ -110,6 +113,8 @@ export async function insertInteractions(db: Db, lines: readonly NewInteraction[
         check_after: l.checkAfter,
         settle_by: l.settleBy,
         settled_at: null,
+        record_id: l.recordId ?? null,
+        record_cid: l.recordCid ?? null,
       })),
     )
     .onConflict((oc) => oc.columns(['member_id', 'post_id', 'kind']).doNothing())

@@ -8,7 +8,14 @@ import { markAuthorsDirty } from './authors.repository';
 
 const HOUR_MS = 3_600_000;
 
-export type FoundInteraction = { memberId: string; postId: string; kind: repo.InteractionKind };
+export type FoundInteraction = {
+  memberId: string;
+  postId: string;
+  kind: repo.InteractionKind;
+  /** The member's record (its id and CID) where the network names one: the stream's like, reply or repost. */
+  recordId?: string | null;
+  recordCid?: string | null;
+};
 
 /** Stores a page of official posts with the job's cursor, in one transaction. */
 export async function recordOfficialPosts(

@@ -13,7 +13,8 @@ export type TrackedPostInput = PostMetrics & {
 
 /**
  * Upserts tracked posts by id: a post seen again (the same search page twice, a replay after a crash) only
- * refreshes its metrics, and never once it is final.
+ * refreshes its metrics, and never once it is final. Counts given here come with no record (a search page's
+ * metrics, or a new post's zeros): all of them are "not traceable" (posts.untraced_*, issue 30).
  */
 export async function upsertPosts(db: Db, posts: readonly TrackedPostInput[], now: Date): Promise<void> {
   if (posts.length === 0) return;
@@ -31,6 +32,10 @@ export async function upsertPosts(db: Db, posts: readonly TrackedPostInput[], no
         replies: p.replies,
         reposts: p.reposts,
         quotes: p.quotes,
+        untraced_likes: p.likes,
+        untraced_replies: p.replies,
+        untraced_reposts: p.reposts,
+        untraced_quotes: p.quotes,
         first_seen_at: now,
         refreshed_at: now,
       })),
@@ -43,6 +48,10 @@ export async function upsertPosts(db: Db, posts: readonly TrackedPostInput[], no
           replies: eb.ref('excluded.replies'),
           reposts: eb.ref('excluded.reposts'),
           quotes: eb.ref('excluded.quotes'),
+          untraced_likes: eb.ref('excluded.untraced_likes'),
+          untraced_replies: eb.ref('excluded.untraced_replies'),
+          untraced_reposts: eb.ref('excluded.untraced_reposts'),
+          untraced_quotes: eb.ref('excluded.untraced_quotes'),
           status: 'live',
           refreshed_at: eb.ref('excluded.refreshed_at'),
         }))

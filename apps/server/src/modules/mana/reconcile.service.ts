@@ -12,6 +12,7 @@ import * as posts from './posts.repository';
 import { readState } from './ingest-state.repository';
 import { STREAM_JOB } from './stream-events';
 import { finishMetricsBatch, isPastWindow } from './ingest.service';
+import { setUntraced } from './untraced.repository';
 
 const METRICS = ['likes', 'replies', 'reposts', 'quotes'] as const;
 
@@ -35,25 +36,44 @@ export async function streamCaughtUp(db: Db, authority: StreamAuthority, now: Da
   return !Number.isNaN(at) && now.getTime() - at <= authority.caughtUpMs;
 }
 
-/** What the stream itself counted on each post: its live records (stream_records), by metric. */
-async function streamCounts(db: Db, ids: readonly string[]): Promise<Map<string, PostMetrics>> {
-  const counts = new Map<string, PostMetrics>();
+type Counts = { saw: PostMetrics; counted: PostMetrics };
+
+/**
+ * What the stream itself saw on each post (`saw`: its records not deleted since, counted or kept void, as ADR 013
+ * compares a reading with) and the records that count (`counted`: state 'counted', streamed or read from the
+ * AppView's lists), by metric.
+ */
+async function streamCounts(db: Db, ids: readonly string[]): Promise<Map<string, Counts>> {
+  const counts = new Map<string, Counts>();
   if (ids.length === 0) return counts;
   const rows = await db
     .selectFrom('stream_records')
-    .select(['subject_id', 'kind', (eb) => eb.fn.countAll<string>().as('n')])
+    .select((eb) => [
+      'subject_id',
+      'kind',
+      eb.fn.countAll<string>().filterWhere('state', '=', 'counted').as('counted'),
+      eb.fn
+        .countAll<string>()
+        .filterWhere((w) =>
+          w.or([w('state', '=', 'counted'), w('void_reason', 'is distinct from', 'deleted')]),
+        )
+        .as('saw'),
+    ])
     .where('subject_id', 'in', ids)
     .groupBy(['subject_id', 'kind'])
     .execute();
   for (const r of rows) {
     const metric = METRIC_OF[r.kind];
     if (!metric) continue;
-    const c = counts.get(r.subject_id) ?? { likes: 0, replies: 0, reposts: 0, quotes: 0 };
-    c[metric] = Number(r.n);
+    const c = counts.get(r.subject_id) ?? { saw: zero(), counted: zero() };
+    c.saw[metric] = Number(r.saw);
+    c.counted[metric] = Number(r.counted);
     counts.set(r.subject_id, c);
   }
   return counts;
 }
+
+const zero = (): PostMetrics => ({ likes: 0, replies: 0, reposts: 0, quotes: 0 });
 
 /**
  * One count after a reconciling read (ADR 013): the reading replaces the stored count only when the stream is
@@ -105,6 +125,7 @@ export async function reconcileStreamBatch(
     );
     const touched: string[] = [];
     const updates: Array<PostMetrics & { id: string; final: boolean }> = [];
+    const traced: Array<PostMetrics & { id: string }> = [];
     const found: string[] = [];
     for (const post of answer.posts) {
       const row = rows.get(post.id);
@@ -117,16 +138,21 @@ export async function reconcileStreamBatch(
         if (author) touched.push(author);
         continue;
       }
-      const streamSaw = saw.get(post.id) ?? { likes: 0, replies: 0, reposts: 0, quotes: 0 };
-      const next = { likes: 0, replies: 0, reposts: 0, quotes: 0 };
+      const records = saw.get(post.id) ?? { saw: zero(), counted: zero() };
+      const next = zero();
+      const untraced = zero();
       for (const m of METRICS) {
-        next[m] = reconciledCount(row[m], streamSaw[m], post.metrics[m], caughtUp);
+        next[m] = reconciledCount(row[m], records.saw[m], post.metrics[m], caughtUp);
         if (next[m] > row[m]) result.raised++;
         if (post.metrics[m] < row[m] && next[m] === row[m]) result.kept++;
+        // What a raise added has no record yet: "not traceable" until the trace job reads the records behind it.
+        untraced[m] = Math.max(0, next[m] - records.counted[m]);
       }
       updates.push({ id: post.id, ...next, final });
+      traced.push({ id: post.id, ...untraced });
     }
     touched.push(...(await posts.applyMetrics(trx, updates, now)));
+    await setUntraced(trx, traced);
     if (found.length > 0) {
       await trx
         .updateTable('posts')

@@ -18,6 +18,8 @@ export type Edge = {
   subject: PostRef;
   createdAt: Date;
   seenAt: number;
+  /** The record's content hash, where the network names one (null: X, or a source that did not say). */
+  cid: string | null;
 };
 
 export const METRIC: Record<RecordKind, keyof PostMetrics> = {
@@ -39,6 +41,7 @@ export function edgesOf(events: readonly StreamEvent[], seenAt: number): Edge[] 
         subject: e.subject,
         createdAt: e.createdAt,
         seenAt,
+        cid: e.cid ?? null,
       });
     } else if (e.type === 'post') {
       if (e.replyTo) edges.push({ ...edgeBase(e, seenAt), kind: 'reply', subject: e.replyTo });
@@ -49,7 +52,7 @@ export function edgesOf(events: readonly StreamEvent[], seenAt: number): Edge[] 
 }
 
 function edgeBase(e: PostEvent, seenAt: number) {
-  return { id: e.id, authorId: e.authorId, createdAt: e.createdAt, seenAt };
+  return { id: e.id, authorId: e.authorId, createdAt: e.createdAt, seenAt, cid: e.cid ?? null };
 }
 
 /**

@@ -7,7 +7,7 @@ import * as posts from './posts.repository';
 import * as interactionsRepo from './interactions.repository';
 import { saveCursor } from './ingest-state.repository';
 import { isPastWindow } from './ingest.service';
-import { applyDeletions } from './stream-deletions';
+import { applyDeletions, untracedPoints } from './stream-deletions';
 import { storeNewPosts } from './stream-new-posts';
 import { DAY_MS } from '../../time';
 import { recordInteractions, type FoundInteraction } from './interactions.service';
@@ -149,7 +149,19 @@ export class StreamIngest {
       const isOfficial = (e: Edge) => official.has(e.subject.id) || officialIds.has(e.subject.authorId);
       const relevant = edges.filter((e) => tracked.has(e.subject.id) || isOfficial(e));
       for (const e of edges) if (!tracked.has(e.subject.id) && !isOfficial(e)) unresolved.push(e);
-      const counted = await records.countOnce(trx, relevant);
+      // A record counts where its post's counts still move (live, inside its refresh window, not deleted in this
+      // batch); else it is kept void with the reason, as evidence that counts nothing (issue 30).
+      const deletedNow = new Set(deletions);
+      const countsMove = (id: string) => {
+        const post = tracked.get(id);
+        return !!post?.live && !isPastWindow(rules, post.createdAt, now) && !deletedNow.has(id);
+      };
+      const voidReason = (e: Edge): records.VoidReason | null => {
+        const post = tracked.get(e.subject.id);
+        if (!post || countsMove(e.subject.id)) return null;
+        return post.final || isPastWindow(rules, post.createdAt, now) ? 'late' : 'post-deleted';
+      };
+      const counted = await records.countOnce(trx, relevant, voidReason, now);
       result.counted = counted.length;
       result.involved.push(...counted.map((e) => e.authorId));
 
@@ -164,7 +176,13 @@ export class StreamIngest {
         if (tracked.has(e.subject.id)) move(e.subject.id, e.kind, 1);
         // Interactions with official posts earn linked members Mana (the rules reward likes, replies, reposts).
         if (isOfficial(e) && e.kind !== 'quote' && !officialIds.has(e.authorId))
-          found.push({ memberId: e.authorId, postId: e.subject.id, kind: e.kind });
+          found.push({
+            memberId: e.authorId,
+            postId: e.subject.id,
+            kind: e.kind,
+            recordId: e.id,
+            recordCid: e.cid,
+          });
       }
 
       const deleted = await applyDeletions(
@@ -196,6 +214,9 @@ export class StreamIngest {
         ];
       });
       touched.push(...(await posts.applyMetrics(trx, updates, now)));
+      // A record that went while its post's counts no longer moved took no point back: the point stays, without
+      // its record (counts = counted records + untraced, for the records page and the ledger).
+      await records.addUntraced(trx, untracedPoints(deleted.takenBack, new Set(updates.map((u) => u.id))));
       touched.push(...(await applyRenames(trx, renames, now)));
       await authors.markAuthorsDirty(trx, touched);
       result.interactions = await recordInteractions(trx, rules, found, now);
@@ -229,13 +250,14 @@ export class StreamIngest {
   }
 
   /**
-   * Once an hour, forgets records older than any post they could still move (past the refresh window and the
-   * settle deadline): a later deletion of one changes nothing any more, so keeping it would only grow the table.
+   * Once an hour, forgets void records that went void before any post they name could still move (the refresh
+   * window and the settle deadline ago). Counted records are kept for good: they are the public evidence behind
+   * the board (the records page, the weekly ledger, a later check); docs/networks.md says what that costs.
    */
   private async prune(rules: ProgrammeRules, now: Date): Promise<void> {
     if (now.getTime() - this.prunedAt < PRUNE_EVERY_MS) return;
     this.prunedAt = now.getTime();
-    await records.pruneRecords(
+    await records.pruneVoidRecords(
       this.deps.db,
       new Date(now.getTime() - rules.refreshWindowDays * DAY_MS - rules.settleByHours * 3_600_000),
     );

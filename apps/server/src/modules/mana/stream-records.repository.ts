@@ -1,9 +1,27 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/schema';
 import type { PostMetrics } from '../../social/social-network';
 import type { Edge, RecordKind } from './stream-events';
 
-/** A tracked post as a batch needs it: when it was written, whether its counts still move, its counts. */
-export type TrackedPost = { createdAt: Date; live: boolean; metrics: PostMetrics };
+/**
+ * A tracked post as a batch needs it: when it was written, whether its counts still move, its counts, and why
+ * not when they do not (`final`: past its refresh window for good; `gone`: deleted or protected).
+ */
+export type TrackedPost = {
+  createdAt: Date;
+  live: boolean;
+  final: boolean;
+  gone: boolean;
+  metrics: PostMetrics;
+};
+
+/**
+ * Why a stored record counts nothing (stream_records.void_reason): its author `deleted` it; it came `late`, once
+ * its post's counts no longer moved (past the refresh window); it came while its post was deleted
+ * (`post-deleted`). The records page names these; what a post line's state voids as a whole (over the daily
+ * limit, the post deleted since, a disqualified author) is read from the post and the author instead.
+ */
+export type VoidReason = 'deleted' | 'late' | 'post-deleted';
 
 const CHUNK = 1000;
 
@@ -22,6 +40,8 @@ function toTracked(r: PostRow): TrackedPost {
   return {
     createdAt: r.created_at,
     live: r.status === 'live' && !r.final,
+    final: r.final,
+    gone: r.status !== 'live',
     metrics: { likes: r.likes, replies: r.replies, reposts: r.reposts, quotes: r.quotes },
   };
 }
@@ -67,21 +87,34 @@ export async function readTracked(db: Db, ids: readonly string[]): Promise<Map<s
   return tracked;
 }
 
-/** Keeps each record by id: returns the edges seen for the first time (a replay returns none of them). */
-export async function countOnce(db: Db, edges: readonly Edge[]): Promise<Edge[]> {
+/**
+ * Keeps each record by id: returns the edges seen for the first time (a replay returns none of them). Each is
+ * stored with its CID and, when `voidReason` names one, as void from `now` (seen, evidence kept, counting nothing).
+ */
+export async function countOnce(
+  db: Db,
+  edges: readonly Edge[],
+  voidReason: (edge: Edge) => VoidReason | null = () => null,
+  now: Date = new Date(),
+): Promise<Edge[]> {
   const counted: Edge[] = [];
   for (let i = 0; i < edges.length; i += 500) {
     const chunk = edges.slice(i, i + 500);
     const inserted = await db
       .insertInto('stream_records')
       .values(
-        chunk.map((e) => ({
-          id: e.id,
-          kind: e.kind,
-          subject_id: e.subject.id,
-          author_id: e.authorId,
-          created_at: e.createdAt,
-        })),
+        chunk.map((e) => {
+          const reason = voidReason(e);
+          return {
+            id: e.id,
+            kind: e.kind,
+            subject_id: e.subject.id,
+            author_id: e.authorId,
+            created_at: e.createdAt,
+            cid: e.cid ?? null,
+            ...(reason ? { state: 'void' as const, void_reason: reason, void_at: now } : {}),
+          };
+        }),
       )
       .onConflict((oc) => oc.columns(['id', 'kind']).doNothing())
       .returning(['id', 'kind'])
@@ -92,21 +125,60 @@ export async function countOnce(db: Db, edges: readonly Edge[]): Promise<Edge[]>
   return counted;
 }
 
-/** Forgets deleted records: returns what each of them had counted on which post. */
+/**
+ * Deleted records: each is kept, void ('deleted', since `now`), as the evidence that it was there and went.
+ * Returns what each had been (`counted`: it had given its post a point, to take back; else it gave nothing). A
+ * record already void as deleted is left as it is, so a replayed deletion takes back nothing.
+ */
 export async function uncount(
   db: Db,
   ids: readonly string[],
-): Promise<Array<{ id: string; kind: RecordKind; subject_id: string }>> {
+  now: Date,
+): Promise<Array<{ id: string; kind: RecordKind; subject_id: string; counted: boolean }>> {
   if (ids.length === 0) return [];
+  // `old` is the same row joined again: it reads the state from before this update.
   const rows = await db
-    .deleteFrom('stream_records')
-    .where('id', 'in', ids)
-    .returning(['id', 'kind', 'subject_id'])
+    .updateTable('stream_records as r')
+    .from('stream_records as old')
+    .set({ state: 'void', void_reason: 'deleted', void_at: now })
+    .whereRef('old.id', '=', 'r.id')
+    .whereRef('old.kind', '=', 'r.kind')
+    .where('r.id', 'in', ids)
+    .where((eb) => eb.or([eb('r.state', '=', 'counted'), eb('r.void_reason', 'is distinct from', 'deleted')]))
+    .returning(['r.id', 'r.kind', 'r.subject_id', 'old.state as was'])
     .execute();
-  return rows.map((r) => ({ ...r, kind: r.kind as RecordKind }));
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    subject_id: r.subject_id,
+    counted: r.was === 'counted',
+  }));
 }
 
-/** Records older than `cutoff` can move no post any more. */
-export async function pruneRecords(db: Db, cutoff: Date): Promise<void> {
-  await db.deleteFrom('stream_records').where('created_at', '<', cutoff).execute();
+/**
+ * Forgets void records that have been void since before `cutoff`: they count nothing, and no post they name moves
+ * any more. Counted records are never pruned: they are the public evidence behind the board's points (issue 30;
+ * docs/networks.md, "Checking the board").
+ */
+export async function pruneVoidRecords(db: Db, cutoff: Date): Promise<void> {
+  await db.deleteFrom('stream_records').where('state', '=', 'void').where('void_at', '<', cutoff).execute();
+}
+
+/** Adds points a post's counts hold without a record (records that went while its counts no longer moved). */
+export async function addUntraced(db: Db, rows: ReadonlyArray<PostMetrics & { id: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  const values = sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.id}::text, ${r.likes}::integer, ${r.replies}::integer, ${r.reposts}::integer, ${r.quotes}::integer)`,
+    ),
+  );
+  await sql`
+    update posts set untraced_likes = greatest(0, untraced_likes + v.likes),
+      untraced_replies = greatest(0, untraced_replies + v.replies),
+      untraced_reposts = greatest(0, untraced_reposts + v.reposts),
+      untraced_quotes = greatest(0, untraced_quotes + v.quotes)
+    from (values ${values}) as v(id, likes, replies, reposts, quotes)
+    where posts.id = v.id
+  `.execute(db);
 }

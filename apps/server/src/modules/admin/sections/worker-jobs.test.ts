@@ -74,6 +74,7 @@ const grids: Record<string, { periodMs: number; offsetMs: number }> = {
   settle: { periodMs: 60 * MINUTE, offsetMs: 7 * MINUTE },
   totals: { periodMs: MINUTE, offsetMs: 20_000 },
   fairness: { periodMs: 60 * MINUTE, offsetMs: 41 * MINUTE },
+  trace: { periodMs: 15 * MINUTE, offsetMs: 5 * MINUTE },
 };
 
 function expectScheduled(jobs: Job[], window: { from: number; to: number }) {
@@ -150,7 +151,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     expect(resumed.jobs.find((j) => j.job === 'totals')?.lastRunAt).toBe(ranAt.toISOString());
   }, 120_000);
 
-  it('on Bluesky (no stream needed: the list is the schedule): refresh, settle, totals and fairness, paused, resumed', async () => {
+  it('on Bluesky (no stream needed: the list is the schedule): refresh, settle, totals, fairness and trace, paused, resumed', async () => {
     const bsky = await buildTestApp(kind, {
       SOCIAL_NETWORK: 'bluesky',
       ADMIN_ACCOUNTS: 'ops.test',
@@ -164,17 +165,17 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
 
     const { data: fresh, window } = await timedStatus(bsky, admin);
     expect(fresh.usage.kind).toBe('stream');
-    expect(fresh.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness']);
+    expect(fresh.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness', 'trace']);
     expectScheduled(fresh.jobs, window);
     expect(fresh.jobs.find((j) => j.job === 'settle')?.lastRunAt).toBe(
       new Date(started - 3 * 60 * MINUTE).toISOString(),
     );
 
     await pause(bsky, admin, true);
-    expect((await status(bsky, admin)).jobs.map((j) => j.nextRunAt)).toEqual(Array(4).fill(null));
+    expect((await status(bsky, admin)).jobs.map((j) => j.nextRunAt)).toEqual(Array(5).fill(null));
     await pause(bsky, admin, false);
     const { data: resumed, window: later } = await timedStatus(bsky, admin);
-    expect(resumed.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness']);
+    expect(resumed.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness', 'trace']);
     expectScheduled(resumed.jobs, later);
   }, 120_000);
 });

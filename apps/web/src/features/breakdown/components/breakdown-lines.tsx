@@ -1,6 +1,7 @@
 import type { BreakdownLine, BreakdownResponse } from '@manaboard/contract';
-import { formatCount, formatMana } from '../../../lib/format-mana';
+import { formatCount, formatDateTime, formatMana } from '../../../lib/format-mana';
 import { InteractionDetail, PostDetail, ReferralDetail } from './line-details';
+import { LineRecords } from './line-records';
 
 type Data = BreakdownResponse['data'];
 type Section = { key: BreakdownLine['type']; title: string };
@@ -13,10 +14,30 @@ const sections: readonly Section[] = [
 
 const sum = (lines: readonly BreakdownLine[]) => lines.reduce((total, line) => total + line.mana, 0);
 
+/** A line's detail and, for posts and interactions, the records behind it (opened on demand). */
 function detailOf(line: BreakdownLine, data: Data) {
-  if (line.type === 'post') return <PostDetail line={line} weights={data.weights} />;
+  if (line.type === 'post') {
+    return (
+      <>
+        <PostDetail line={line} weights={data.weights} />
+        <LineRecords
+          target={{ authorId: data.authorId, line: 'post', post: line.postId }}
+          label={`the post of ${formatDateTime(line.createdAt)}`}
+        />
+      </>
+    );
+  }
   if (line.type === 'referral') return <ReferralDetail line={line} />;
-  return <InteractionDetail line={line} />;
+  return (
+    <>
+      <InteractionDetail line={line} />
+      <LineRecords
+        target={{ authorId: data.authorId, line: 'interaction', post: line.postId }}
+        label={`the ${line.kind} of official post ${line.postId}`}
+        only={line.kind}
+      />
+    </>
+  );
 }
 
 const keyOf = (line: BreakdownLine, index: number) =>
@@ -70,6 +91,13 @@ export function BreakdownLines({ data, figure }: { data: Data; figure: number })
                 </td>
               </tr>
             ))}
+            {section.key === 'referral' ? (
+              <tr>
+                <td colSpan={2} className="pb-1">
+                  <LineRecords target={{ authorId: data.authorId, line: 'referral' }} label="the referrals" />
+                </td>
+              </tr>
+            ) : null}
             <tr className="border-t border-white/15">
               <td className="py-1.5 text-right text-xs uppercase tracking-wide text-violet-200/75">
                 {section.title} subtotal
