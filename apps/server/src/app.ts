@@ -207,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobs: networkJobs(config.socialNetwork),
       intervalSeconds: config.workerIntervalSeconds,
     }),
-    usage: networkUsageSource(config),
+    usage: networkUsageSource(config, database.db),
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();

@@ -1,4 +1,5 @@
 import type { Config } from './config/config';
+import type { Db } from './db/schema';
 import { blueskyStreamStatus } from './integrations/bluesky/bluesky-stream-status';
 import { xUsageStatus } from './integrations/x/x-usage-status';
 import { readState } from './modules/mana/ingest-state.repository';
@@ -11,13 +12,13 @@ import type { NetworkUsageSource } from './social/network-usage';
  * calls per endpoint against X_MONTHLY_READ_CAP with the cost at X_PRICE_PER_READ_USD, or Bluesky's stream lag,
  * rates and replay window from the engine's stored cursor and progress row.
  */
-export function networkUsageSource(config: Config): NetworkUsageSource {
+export function networkUsageSource(config: Config, db: Db): NetworkUsageSource {
   if (config.socialNetwork === 'bluesky')
-    return async (db, now) => {
+    return async (now) => {
       const [state, progress] = await Promise.all([readState(db, STREAM_JOB), storedStreamReading(db, now)]);
       return blueskyStreamStatus(state, progress, now, config.stream.maxLagSeconds);
     };
-  return (db, now) =>
+  return (now) =>
     xUsageStatus(db, now, {
       monthlyReadCap: config.x.monthlyReadCap,
       pricePerReadUsd: config.x.pricePerReadUsd,

@@ -46,7 +46,7 @@ export async function workerStatus(deps: WorkerControlDeps): Promise<WorkerStatu
   const [control, states, usage, requests] = await Promise.all([
     repo.readControl(deps.db),
     allStates(deps.db),
-    deps.usage(deps.db, now),
+    deps.usage(now),
     repo.recentRunRequests(deps.db, 20),
   ]);
   // ingest_state also holds cursors that are no job (the stream's, the demo's, the totals stamp): only the

@@ -97,8 +97,7 @@ describe.each(testDatabaseKinds())('worker control (%s)', (kind) => {
         db,
         now: () => world.clock.now(),
         schedule: workerSchedule({ jobs: X_JOBS, intervalSeconds: 1 }),
-        usage: (d: typeof db, now: Date) =>
-          xUsageStatus(d, now, { monthlyReadCap: 1_000, pricePerReadUsd: 0.005 }),
+        usage: (now: Date) => xUsageStatus(db, now, { monthlyReadCap: 1_000, pricePerReadUsd: 0.005 }),
       };
     }
   }, 180_000);
