@@ -14,6 +14,8 @@ const stream: Extract<NetworkUsage, { kind: 'stream' }> = {
   replayWindowSeconds: 86_400,
   replayWindowLeftSeconds: 86_397,
   progressAt: '2026-11-22T10:00:02.000Z',
+  storedPerTenth: [],
+  catchUp: { state: 'caught-up', seconds: 0, gain: 1 },
   reconnects: 2,
   lastError: 'socket closed',
 };
