@@ -62,23 +62,26 @@ export function StoredTenthsChart({ tenths }: { tenths: Stream['storedPerTenth']
         <span>{first ? time(first.at) : ''}</span>
         <span>{latest ? `${time(latest.at)} UTC` : ''}</span>
       </div>
-      <table className="sr-only">
-        <caption>Events stored per second, each tenth of a minute, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tenth starting (UTC)</th>
-            <th scope="col">Stored per second</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tenths.map((t) => (
-            <tr key={t.at}>
-              <th scope="row">{time(t.at)}</th>
-              <td>{count(t.perSecond)}/s</td>
+      {/* In a div: an absolutely placed table is as wide as its cells whatever sr-only sets (page overflow at 375 px). */}
+      <div className="sr-only">
+        <table>
+          <caption>Events stored per second, each tenth of a minute, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Tenth starting (UTC)</th>
+              <th scope="col">Stored per second</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {tenths.map((t) => (
+              <tr key={t.at}>
+                <th scope="row">{time(t.at)}</th>
+                <td>{count(t.perSecond)}/s</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
