@@ -81,7 +81,7 @@ export function createMetrics(config: Config, db: Db): Metrics {
   const metrics = new Metrics({ db, monthlyReadCap: config.x.monthlyReadCap });
   metrics.watchMonthReads(() => monthReads(db, new Date()));
   // The leader's stored progress; a process whose worker reports the stream reads its own memory instead.
-  metrics.watchStream(() => storedStreamReading(db, new Date()));
+  metrics.watchStream(() => storedStreamReading(db, new Date(), config.stream.maxLagSeconds));
   return metrics;
 }
 

@@ -4,6 +4,7 @@ import { blueskyStreamStatus } from './integrations/bluesky/bluesky-stream-statu
 import { xUsageStatus } from './integrations/x/x-usage-status';
 import { readState } from './modules/mana/ingest-state.repository';
 import { STREAM_JOB } from './modules/mana/stream-events';
+import { catchUpOf } from './modules/stream-progress/stream-catch-up';
 import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import type { NetworkUsageSource } from './social/network-usage';
 
@@ -15,8 +16,14 @@ import type { NetworkUsageSource } from './social/network-usage';
 export function networkUsageSource(config: Config, db: Db): NetworkUsageSource {
   if (config.socialNetwork === 'bluesky')
     return async (now) => {
-      const [state, progress] = await Promise.all([readState(db, STREAM_JOB), storedStreamReading(db, now)]);
-      return blueskyStreamStatus(state, progress, now, config.stream.maxLagSeconds);
+      const bound = config.stream.maxLagSeconds;
+      const [state, progress] = await Promise.all([
+        readState(db, STREAM_JOB),
+        storedStreamReading(db, now, bound),
+      ]);
+      return blueskyStreamStatus(state, progress, now, bound, (lag) =>
+        catchUpOf(lag, bound, progress?.catchUp.gain ?? null),
+      );
     };
   return (now) =>
     xUsageStatus(db, now, {

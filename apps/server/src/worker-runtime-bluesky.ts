@@ -27,7 +27,9 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
     maxLagSeconds: config.stream.maxLagSeconds,
   });
   metrics?.watchStream(async () =>
-    progress.hasReports ? progress.reading() : storedStreamReading(db, new Date()),
+    progress.hasReports
+      ? progress.reading()
+      : storedStreamReading(db, new Date(), config.stream.maxLagSeconds),
   );
   // A like the stream stored reaches the board within seconds, not at the next scheduled totals run.
   const totalsSoon = new TotalsSoon(async () => {

@@ -51,6 +51,18 @@ export const callsUsageSchema = z.object({
 });
 
 /**
+ * Whether and when a stream that fell behind catches up: `gain` is the network seconds its cursor advanced per
+ * wall-clock second over the last minute; `seconds` the time left to reach the network's present at that gain,
+ * lag / (gain − 1) (set while catching up; 0 when caught up, i.e. within the lag bound).
+ */
+export const streamCatchUpSchema = z.object({
+  state: z.enum(['caught-up', 'catching-up', 'not-catching-up', 'unknown']),
+  seconds: z.nullable(z.number()),
+  gain: z.nullable(z.number()),
+});
+export type StreamCatchUp = z.infer<typeof streamCatchUpSchema>;
+
+/**
  * Usage of a network read from an event stream: how far behind it is, how fast it reads and stores, how much of
  * the source's replay window is left before events are lost, and how often it reconnected. Rates and the window
  * come from the progress the leading worker stores every few seconds (null: no fresh report).
@@ -70,6 +82,9 @@ export const streamUsageSchema = z.object({
   replayWindowLeftSeconds: z.nullable(z.number()),
   /** When the leading worker last stored its progress. */
   progressAt: z.nullable(z.string()),
+  /** Stored events per second per complete tenth of a minute (6 s) of the last two, oldest first; empty: no report. */
+  storedPerTenth: z.array(z.object({ at: z.string(), perSecond: z.number() })),
+  catchUp: streamCatchUpSchema,
   /** Reconnects recorded since the stream last started (null: not recorded by this process). */
   reconnects: z.nullable(z.number()),
   lastError: z.nullable(z.string()),

@@ -44,4 +44,12 @@ export interface StreamProgressTable {
   seen_per_second: number;
   stored_per_second: number;
   replay_window_seconds: number | null;
+  /** Stored events per second per complete tenth of a minute, oldest first (written as JSON). */
+  stored_tenths: ColumnType<
+    Array<{ at: string; perSecond: number }> | null,
+    string | null | undefined,
+    string | null
+  >;
+  /** Network seconds the cursor advanced per wall second over the last minute (null: not measured). */
+  cursor_gain: number | null;
 }

@@ -110,11 +110,41 @@ describe.each(testDatabaseKinds())('the stream progress reporter (%s)', (kind) =
       replayWindowSeconds: DAY_S,
       replayWindowLeftSeconds: DAY_S - 3,
       reportedAt: at,
+      // Five seconds in: no tenth of a minute complete, no gain measured yet; within 10 s without a bound.
+      storedTenths: [],
+      catchUp: { state: 'caught-up', seconds: 0, gain: null },
     });
     // The worker stopped writing a minute ago: its lag keeps growing, its rates say nothing any more.
     const later = await storedStreamReading(db, new Date(clock.now + 60_000));
     expect(later).toMatchObject({ lagSeconds: 63, seenPerSecond: null, storedPerSecond: null });
     expect(later?.replayWindowLeftSeconds).toBe(DAY_S - 63);
+  });
+
+  it('keeps the stored events per tenth of a minute and the time left to catch up a backlog', async () => {
+    const { db, clock, reporter, second } = await setUp();
+    // Ten minutes behind; each second the cursor advances 3 s of the network's time (the lag falls by 2 s).
+    for (let i = 1; i <= 60; i++) second(1_000, 60, 600 - 2 * i);
+    const reading = reporter.reading();
+    expect(reading.lagSeconds).toBe(480);
+    // START is on a tenth's boundary: the first tenth holds five reports (1 s to 5 s), the others six.
+    expect(reading.storedTenths.map((t) => t.perSecond)).toEqual([50, 60, 60, 60, 60, 60, 60, 60, 60, 60]);
+    expect(reading.storedTenths[0]?.at).toBe(new Date(START).toISOString());
+    expect(reading.catchUp).toEqual({ state: 'catching-up', seconds: 240, gain: 3 });
+
+    await reporter.persist();
+    const stored = await storedStreamReading(db, new Date(clock.now), 60);
+    expect(stored?.storedTenths).toEqual(reading.storedTenths);
+    expect(stored?.catchUp).toEqual({ state: 'catching-up', seconds: 240, gain: 3 });
+
+    // A minute without a report (the consumer stalled): the cursor's gain falls to nothing; not catching up.
+    clock.now += 61_000;
+    expect(reporter.reading().catchUp).toEqual({ state: 'not-catching-up', seconds: null, gain: 0 });
+    expect(
+      reporter
+        .reading()
+        .storedTenths.slice(-9)
+        .every((t) => t.perSecond === 0),
+    ).toBe(true);
   });
 
   it('shows in /metrics: the worker from its memory, an API process from the stored row', async () => {
@@ -134,6 +164,11 @@ describe.each(testDatabaseKinds())('the stream progress reporter (%s)', (kind) =
     expect(sample(body, 'manaboard_stream_events_per_second{stream="bluesky",kind="stored"}')).toBe(20);
     expect(sample(body, 'manaboard_stream_events_total{stream="bluesky",kind="seen"}')).toBe(4_000);
     expect(sample(body, 'manaboard_stream_replay_window_left_seconds{stream="bluesky"}')).toBe(DAY_S - 2);
+    // Within the bound (60 s): caught up; under a tenth of reports, no gain yet.
+    expect(sample(body, 'manaboard_stream_catch_up_seconds{stream="bluesky"}')).toBe(0);
+    expect(sample(body, 'manaboard_stream_cursor_gain{stream="bluesky"}')).toBeUndefined();
+    for (let i = 0; i < 10; i++) second(1_000, 20, 2);
+    expect(sample(await scrape(worker), 'manaboard_stream_cursor_gain{stream="bluesky"}')).toBe(1);
 
     await reporter.persist();
     clock.now += 3_000;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema';
 import { writeProgress } from '../modules/stream-progress/stream-progress.repository';
+import { StreamTenths } from '../modules/stream-progress/stream-catch-up';
 import { readingOf, type StreamReading } from '../modules/stream-progress/stream-progress.service';
 import type { JobLog } from './job';
 import type { StreamProgressReport } from './stream-progress-report';
@@ -32,6 +33,7 @@ type Bucket = { second: number; seen: number; stored: number };
  */
 export class StreamProgressReporter {
   private buckets: Bucket[] = [];
+  private readonly tenths: StreamTenths;
   private cursorTime: Date | null = null;
   private seenTotal = 0;
   private storedTotal = 0;
@@ -47,6 +49,7 @@ export class StreamProgressReporter {
     this.now = options.now ?? Date.now;
     this.windowMs = options.rateWindowMs ?? 30_000;
     this.since = this.now();
+    this.tenths = new StreamTenths(this.since);
   }
 
   /** One stored batch (or cursor-only save) of the stream loop. */
@@ -60,6 +63,7 @@ export class StreamProgressReporter {
       this.buckets.push({ second, seen: report.seen, stored: report.stored });
     }
     this.prune();
+    this.tenths.add(report.at.getTime(), report.stored, report.cursorTime);
     if (report.cursorTime) this.cursorTime = report.cursorTime;
     this.seenTotal += report.seen;
     this.storedTotal += report.stored;
@@ -89,8 +93,11 @@ export class StreamProgressReporter {
           replayWindowSeconds:
             this.options.replayWindowMs === null ? null : Math.round(this.options.replayWindowMs / 1000),
           reportedAt: new Date(now),
+          storedTenths: this.tenths.tenths(now),
+          cursorGain: this.tenths.gain(now),
         },
         new Date(now),
+        this.options.maxLagSeconds,
       ),
       totals: { seen: this.seenTotal, stored: this.storedTotal },
     };
@@ -126,6 +133,7 @@ export class StreamProgressReporter {
   start(): void {
     if (this.timer) return;
     this.since = this.now();
+    this.tenths.restart(this.since);
     this.timer = setInterval(() => {
       this.checkLag();
       void this.persist();
@@ -152,6 +160,8 @@ export class StreamProgressReporter {
         seen_per_second: reading.seenPerSecond ?? 0,
         stored_per_second: reading.storedPerSecond ?? 0,
         replay_window_seconds: reading.replayWindowSeconds,
+        stored_tenths: reading.storedTenths,
+        cursor_gain: this.tenths.gain(this.now()),
       }).catch((error: unknown) =>
         this.options.log.warn({ err: error }, 'stream: progress not stored; next try in a few seconds'),
       );

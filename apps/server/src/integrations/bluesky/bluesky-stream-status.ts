@@ -1,4 +1,4 @@
-import type { NetworkUsage } from '@manaboard/contract/admin';
+import type { NetworkUsage, StreamCatchUp } from '@manaboard/contract/admin';
 import type { StreamCursor } from '../../social/stream-source';
 import { RELAY_REPLAY_MS } from './bluesky-facts';
 
@@ -11,19 +11,25 @@ export type StreamProgressSnapshot = {
   storedPerSecond: number | null;
   replayWindowSeconds: number | null;
   reportedAt: Date | null;
+  /** Stored events/s per complete tenth of a minute, oldest first (empty: no fresh report). */
+  storedTenths: Array<{ at: string; perSecond: number }>;
 };
+
+/** The time left to catch up at a lag, at the stream's current gain (the engine's arithmetic, bound by the root). */
+export type CatchUpAt = (lagSeconds: number | null) => StreamCatchUp;
 
 /**
  * The console's usage panel for Bluesky, from what the engine stored (the composition root reads it): the lag from
  * the newest event stored (the stream's cursor, or the leader's progress row when that is newer), the read and
  * store rates and the relay's replay window left from the progress row the leading worker writes every few
- * seconds. Reconnects are counted in the worker process's metrics, not stored, so they are unknown (null) here.
+ * seconds, with the stored events per tenth of a minute and the time left to catch up. Reconnects are counted in the worker process's metrics, not stored, so they are unknown (null) here.
  */
 export function blueskyStreamStatus(
   state: { cursor: unknown; last_error: string | null } | undefined,
   progress: StreamProgressSnapshot | null,
   now: Date,
   maxLagSeconds: number,
+  catchUpAt: CatchUpAt,
 ): NetworkUsage {
   const cursor = (state?.cursor ?? {}) as StreamCursor;
   const times = [cursor.time ? new Date(cursor.time) : null, progress?.cursorTime ?? null].filter(
@@ -46,6 +52,9 @@ export function blueskyStreamStatus(
     replayWindowSeconds: window,
     replayWindowLeftSeconds: window === null || lagSeconds === null ? null : Math.max(0, window - lagSeconds),
     progressAt: iso(progress?.reportedAt),
+    storedPerTenth: progress?.storedTenths ?? [],
+    // The lag here may be newer than the row's (the stream's own cursor), so the catch-up is figured from it.
+    catchUp: catchUpAt(lagSeconds),
     reconnects: null,
     lastError: state?.last_error ?? null,
   };

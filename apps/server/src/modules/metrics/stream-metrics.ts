@@ -47,6 +47,28 @@ export function registerStreamMetrics(registry: Registry, read: () => StreamRead
       if (r && r.replayWindowLeftSeconds !== null) this.set({ stream: r.source }, r.replayWindowLeftSeconds);
     },
   });
+  new Gauge({
+    name: 'manaboard_stream_catch_up_seconds',
+    help: 'Time left to catch up with the network at the cursor’s gain over the last minute: lag / (gain − 1); 0 within the lag bound; no sample when not catching up or unknown',
+    labelNames: ['stream'],
+    registers,
+    async collect() {
+      this.reset();
+      const r = await reading();
+      if (r && r.catchUp.seconds !== null) this.set({ stream: r.source }, r.catchUp.seconds);
+    },
+  });
+  new Gauge({
+    name: 'manaboard_stream_cursor_gain',
+    help: 'Network seconds the stream’s cursor advanced per wall-clock second over the last minute (1: keeping pace)',
+    labelNames: ['stream'],
+    registers,
+    async collect() {
+      this.reset();
+      const r = await reading();
+      if (r && r.catchUp.gain !== null) this.set({ stream: r.source }, r.catchUp.gain);
+    },
+  });
   new Counter({
     name: 'manaboard_stream_events_total',
     help: 'Events this worker process read from the stream (seen, kept and dropped) and stored',

@@ -3,8 +3,17 @@ import type { Db, StreamProgressTable } from '../../db/schema';
 
 export type StreamProgressRow = Selectable<StreamProgressTable>;
 
+/** A row to write: the tenths and the gain may be left out (null), as rows written before migration 0023 were. */
+export type StreamProgressWrite = Omit<StreamProgressRow, 'stored_tenths' | 'cursor_gain'> &
+  Partial<Pick<StreamProgressRow, 'stored_tenths' | 'cursor_gain'>>;
+
 /** Replaces a stream's progress row (the leader writes it every few seconds). */
-export async function writeProgress(db: Db, row: StreamProgressRow): Promise<void> {
+export async function writeProgress(db: Db, progress: StreamProgressWrite): Promise<void> {
+  const row = {
+    ...progress,
+    stored_tenths: progress.stored_tenths ? JSON.stringify(progress.stored_tenths) : null,
+    cursor_gain: progress.cursor_gain ?? null,
+  };
   await db
     .insertInto('stream_progress')
     .values(row)
@@ -15,6 +24,8 @@ export async function writeProgress(db: Db, row: StreamProgressRow): Promise<voi
         seen_per_second: row.seen_per_second,
         stored_per_second: row.stored_per_second,
         replay_window_seconds: row.replay_window_seconds,
+        stored_tenths: row.stored_tenths,
+        cursor_gain: row.cursor_gain,
       }),
     )
     .execute();

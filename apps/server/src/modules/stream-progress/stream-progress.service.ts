@@ -1,4 +1,5 @@
 import type { Db } from '../../db/schema';
+import { catchUpOf, type CatchUp, type StoredTenth } from './stream-catch-up';
 import { newestProgress } from './stream-progress.repository';
 
 /**
@@ -18,6 +19,10 @@ export type StreamReading = {
   replayWindowSeconds: number | null;
   replayWindowLeftSeconds: number | null;
   reportedAt: Date | null;
+  /** Stored events per second per complete tenth of a minute of the last two, oldest first (empty: no fresh report). */
+  storedTenths: StoredTenth[];
+  /** Whether and when the stream catches up at the cursor's current gain (unknown without a fresh report). */
+  catchUp: CatchUp;
   /** Events read and stored since this process's reporter started (only in the reporting worker). */
   totals?: { seen: number; stored: number };
 };
@@ -36,8 +41,11 @@ export function readingOf(
     storedPerSecond: number;
     replayWindowSeconds: number | null;
     reportedAt: Date;
+    storedTenths?: StoredTenth[] | null;
+    cursorGain?: number | null;
   },
   now: Date,
+  maxLagSeconds = 0,
 ): StreamReading {
   const lag = progress.cursorTime
     ? Math.max(0, (now.getTime() - progress.cursorTime.getTime()) / 1000)
@@ -53,11 +61,24 @@ export function readingOf(
     replayWindowSeconds: window,
     replayWindowLeftSeconds: window === null || lag === null ? null : Math.max(0, Math.floor(window - lag)),
     reportedAt: progress.reportedAt,
+    storedTenths: fresh ? (progress.storedTenths ?? []) : [],
+    catchUp: catchUpOf(
+      lag === null ? null : round(lag),
+      maxLagSeconds,
+      fresh ? (progress.cursorGain ?? null) : null,
+    ),
   };
 }
 
-/** The stream's reading from the row the leading worker stores (any process may ask); null before any. */
-export async function storedStreamReading(db: Db, now: Date): Promise<StreamReading | null> {
+/**
+ * The stream's reading from the row the leading worker stores (any process may ask); null before any. Within
+ * `maxLagSeconds` (READY_STREAM_MAX_LAG_SECONDS) the stream counts as caught up.
+ */
+export async function storedStreamReading(
+  db: Db,
+  now: Date,
+  maxLagSeconds = 0,
+): Promise<StreamReading | null> {
   const row = await newestProgress(db);
   if (!row) return null;
   return readingOf(
@@ -68,7 +89,10 @@ export async function storedStreamReading(db: Db, now: Date): Promise<StreamRead
       storedPerSecond: row.stored_per_second,
       replayWindowSeconds: row.replay_window_seconds,
       reportedAt: row.reported_at,
+      storedTenths: row.stored_tenths,
+      cursorGain: row.cursor_gain,
     },
     now,
+    maxLagSeconds,
   );
 }

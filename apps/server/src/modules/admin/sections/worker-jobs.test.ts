@@ -1,16 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  adminSessionResponseSchema,
-  adminWorkerResponseSchema,
-  type WorkerStatus,
-} from '@manaboard/contract/admin';
+import { adminWorkerResponseSchema, type WorkerStatus } from '@manaboard/contract/admin';
 import { adminRequest, signedInAdmin, type AdminBrowser } from '../../../test/admin-flow';
+import { bskyAdmin } from '../../../test/bluesky-admin';
 import { startLinkingTest } from '../../../test/linking-flow';
 import { buildTestApp, type TestApp } from '../../../test/test-app';
 import { testDatabaseKinds } from '../../../test/test-database';
 import { recordRun, saveCursor } from '../../mana/ingest-state.repository';
-import { ADMIN_SESSION_COOKIE, newSessionId } from '../admin-cookies';
-import { insertSession } from '../admin-sessions.repository';
 
 const MINUTE = 60_000;
 
@@ -179,29 +174,3 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     expectScheduled(resumed.jobs, later);
   }, 120_000);
 });
-
-/**
- * A console session on Bluesky, stored as the sign-in stores it (the sign-in itself goes through a PDS: tested in
- * e2e/bluesky-linking.e2e.ts), and the session's CSRF token.
- */
-async function bskyAdmin(t: TestApp, handle: string): Promise<AdminBrowser> {
-  const { id, idHash } = newSessionId();
-  const now = new Date();
-  await insertSession(t.database.db, {
-    idHash,
-    networkUserId: 'did:plc:opsopsopsopsopsopsopsops',
-    handle,
-    now,
-    expiresAt: new Date(now.getTime() + 60 * MINUTE),
-  });
-  const browser: AdminBrowser = {
-    id: '',
-    csrf: '',
-    headers: {},
-    cookies: new Map([[ADMIN_SESSION_COOKIE, { value: id, path: '/' }]]),
-  };
-  const session = await adminRequest(t, browser, 'GET', '/api/admin/session');
-  expect(session.statusCode, session.body).toBe(200);
-  browser.csrf = adminSessionResponseSchema.parse(session.json()).csrfToken;
-  return browser;
-}

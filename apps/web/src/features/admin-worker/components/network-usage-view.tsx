@@ -1,5 +1,6 @@
 import type { NetworkUsage } from '@manaboard/contract/admin';
 import { at, count, span, usd } from './format';
+import { catchUpText, StoredTenthsChart } from './stream-backlog';
 
 type Calls = Extract<NetworkUsage, { kind: 'calls' }>;
 type Stream = Extract<NetworkUsage, { kind: 'stream' }>;
@@ -104,6 +105,7 @@ function StreamUsage({ usage }: { usage: Stream }) {
           term="Events read / stored"
           value={`${rate(usage.seenPerSecond)} / ${rate(usage.storedPerSecond)}`}
         />
+        <Figure term="Time left to catch up" value={catchUpText(usage.catchUp)} />
         <Figure
           term="Replay window left"
           value={left === null || window === null ? 'unknown' : `${span(left)} of ${span(window)}`}
@@ -115,6 +117,7 @@ function StreamUsage({ usage }: { usage: Stream }) {
           value={usage.reconnects === null ? 'not recorded here' : count(usage.reconnects)}
         />
       </dl>
+      <StoredTenthsChart tenths={usage.storedPerTenth} />
       {behind ? (
         <p role="alert" className="text-sm text-rose-200">
           The stream is behind: more than {span(usage.lagBoundSeconds ?? 0)} of lag.{' '}
@@ -129,8 +132,8 @@ function StreamUsage({ usage }: { usage: Stream }) {
 }
 
 /**
- * The network's usage: calls against the cap and their estimated cost (X), or the stream's lag, rates and
- * replay window left (Bluesky).
+ * The network's usage: calls against the cap and their estimated cost (X), or the stream's lag, rates, time left
+ * to catch up, stored events per tenth of a minute and replay window left (Bluesky).
  */
 export function NetworkUsageView({ usage }: { usage: NetworkUsage }) {
   return (
