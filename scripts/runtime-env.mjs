@@ -40,3 +40,5 @@ if (server && process.execve && (addTunables || !exposesGc || !setsSemiSpace)) {
     },
   );
 }
+// The first phase of the start's timing (apps/server/src/start-phases.ts): node itself is up.
+performance.mark('start: node');

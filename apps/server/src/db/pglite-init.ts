@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { markPhase } from '../start-phases';
 
 const run = promisify(execFile);
 
@@ -33,6 +34,7 @@ export async function initPgliteDataDir(
     await fs.cp(template, staging, { recursive: true });
     await fs.rm(dataDir, { recursive: true, force: true });
     await fs.rename(staging, dataDir);
+    markPhase('data directory copied');
     return;
   }
   const pglite = import.meta.resolve('@electric-sql/pglite');
@@ -45,6 +47,7 @@ export async function initPgliteDataDir(
   await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(options)], {
     maxBuffer: 16 * 1024 * 1024,
   });
+  markPhase('data directory made (initdb)');
 }
 
 /** The template beside this module when it runs from the build (apps/server/dist), else null. */
