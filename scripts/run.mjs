@@ -26,4 +26,8 @@ module.setSourceMapsSupport(true, { nodeModules: false });
 // The command reads its own arguments from process.argv.slice(2), as when it is run by itself.
 process.argv.splice(2, 1);
 const file = fs.realpathSync(path.join(serverDir, 'dist', `${entry}.js`));
+// V8's compiled code of the bundle (and of PGlite's JavaScript) is kept in the build's own directory (issue 33):
+// a start after the first skips most compiling, and a new build starts a new cache. Best effort: a read-only
+// build directory just runs without it (NODE_COMPILE_CACHE, when set, names another directory).
+module.enableCompileCache({ directory: path.join(path.dirname(file), '.compile-cache') });
 await import(pathToFileURL(file).href);

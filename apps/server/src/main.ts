@@ -6,6 +6,7 @@ import { DatabaseInUseError } from './db/owner-lock';
 import { startOwnerChannel, type OwnerChannel } from './operator/owner-channel';
 import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
 import { openTokenCipher } from './security/token-vault';
+import { flushCompileCache } from 'node:module';
 import pino from 'pino';
 import { demoWorld, simulatedXBase } from './integrations/x/x-simulation';
 import { followDemoOrigin } from './modules/mana/demo-origin';
@@ -199,6 +200,9 @@ async function main(): Promise<void> {
     markPhase('listening');
     log.info(`Manaboard is serving ${config.publicOrigin}`);
   }
+  // The code compiled so far goes to the build's compile cache now (scripts/run.mjs), not only at exit: a server
+  // that is killed or crashes still leaves it for the next start. Nothing when the cache is off.
+  flushCompileCache();
   // After listening: with the simulated X the worker calls this very server.
   await worker?.start();
   markPhase('worker started');
