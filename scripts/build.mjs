@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { currentBuild, ensureBuild, hashSources, isBuilt } from './build-lib.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -101,6 +101,7 @@ async function buildServer(outDir) {
   const entryPoints = {
     main: path.join(src, 'main.ts'),
     ...Object.fromEntries(commands.map((name) => [name, path.join(src, 'cli', `${name}.ts`)])),
+    'make-pglite-template': path.join(src, 'db', 'make-pglite-template.ts'),
   };
   await build({
     entryPoints,
@@ -151,22 +152,17 @@ async function buildServer(outDir) {
 }
 
 /**
- * A fresh PGlite data directory, made once per build beside the bundle (`pglite-template/`, ~40 MB): a first start
- * copies it into DATA_DIR (apps/server/src/db/pglite-init.ts) instead of running initdb (~2.5 s) or loading a dump
- * of it in a child process (~0.7 s, which compiled PGlite's WebAssembly a second time). The cluster is closed
- * cleanly here, so its files are what PostgreSQL itself reopens. The build's hash covers package-lock.json, so a
- * new PGlite makes a new template.
+ * A fresh PGlite data directory with every migration applied, made once per build beside the bundle
+ * (`pglite-template/`, ~40 MB, by the bundle's own make-pglite-template.js): a first start copies it into DATA_DIR
+ * (apps/server/src/db/pglite-init.ts) instead of running initdb (~2.5 s) or loading a dump of it in a child process
+ * (~0.7 s, which compiled PGlite's WebAssembly a second time), and finds no migration due. The cluster is closed
+ * cleanly here, so its files are what PostgreSQL itself reopens. The build's hash covers package-lock.json and the
+ * migrations, so a new PGlite or a new migration makes a new template.
  */
 function buildPgliteTemplate(outDir) {
-  const pglite = pathToFileURL(path.join(repoRoot, 'node_modules/@electric-sql/pglite/dist/index.js')).href;
-  const script = [
-    `const { PGlite } = await import(${JSON.stringify(pglite)});`,
-    `const db = await PGlite.create({ dataDir: process.argv[1] });`,
-    `await db.close();`,
-  ].join('\n');
   const result = spawnSync(
     process.execPath,
-    ['--input-type=module', '-e', script, path.join(outDir, 'pglite-template')],
+    [path.join(outDir, 'make-pglite-template.js'), path.join(outDir, 'pglite-template')],
     { stdio: 'inherit' },
   );
   if (result.status !== 0) throw new Error(`the PGlite template was not made (exit ${result.status})`);

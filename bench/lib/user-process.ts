@@ -81,17 +81,37 @@ function npmStart(cwd: string, port: number, env: Record<string, string>, onLine
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
-  const gone = new Promise((resolve) => child.once('exit', resolve));
   const result: Started & { exited: Promise<never> } = {
     child,
     firstOk: Promise.race([polled, exited]),
     exited,
-    stop: async () => {
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
-      await gone;
-    },
+    stop: () => stopGroup(child),
   };
   return result;
+}
+
+/**
+ * Stops every process of the group `npm start` leads and waits until the last has exited: npm exits at once on
+ * SIGTERM, while the server behind it still answers as it shuts down, and a start timed right after must not
+ * get its first 200 from that one.
+ */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const group = child.pid;
+  if (!group) return;
+  const alive = () => {
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(-group, 'SIGTERM');
+  const deadline = performance.now() + 20_000;
+  while (alive()) {
+    if (performance.now() > deadline) process.kill(-group, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The bare Fastify yardstick (bench/fixtures/bare-start), started through its own `npm start`. */

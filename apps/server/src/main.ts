@@ -21,6 +21,7 @@ import { runDoctor } from './doctor/doctor';
 import { startMemoryTrim } from './memory-trim';
 import { pinTickShape } from './tick-shape';
 import { logPhasesTo, markPhase } from './start-phases';
+import { firstAnswer } from './http/first-answer';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -30,6 +31,9 @@ function roleOf(args: string[]): Role {
   if (role === 'all' || role === 'api' || role === 'worker') return role;
   throw new ConfigError(`Unknown role "${role}": use api, worker, or nothing for both`);
 }
+
+/** How long the worker waits for the API's first answer before it starts anyway. */
+const FIRST_ANSWER_WAIT_MS = 500;
 
 /** Warnings before the app (and its logger) exist go to stderr. */
 const startupLog = { warn: (details: object, message: string) => console.warn(message, details) };
@@ -203,7 +207,9 @@ async function main(): Promise<void> {
   // The code compiled so far goes to the build's compile cache now (scripts/run.mjs), not only at exit: a server
   // that is killed or crashes still leaves it for the next start. Nothing when the cache is off.
   flushCompileCache();
-  // After listening: with the simulated X the worker calls this very server.
+  // After listening: with the simulated X the worker calls this very server. After the first answer too (or half
+  // a second of no request): the replay's first steps would keep a first visitor waiting (issue 33).
+  if (app) await firstAnswer(app.server, FIRST_ANSWER_WAIT_MS);
   await worker?.start();
   markPhase('worker started');
   // The deployment check (npm run doctor) once the origin answers: a warning line per problem, never fatal. On X

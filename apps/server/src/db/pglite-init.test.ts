@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Kysely, PGliteDialect, sql } from 'kysely';
+import { runScript } from '../test/cli-process';
+import { pgliteExtensions } from './database';
+import { migrateToLatest } from './migrate';
+import { migrations } from './migrations/index';
 import { initPgliteDataDir } from './pglite-init';
+import type { Database } from './schema';
 
 const dirs: string[] = [];
 const tempDir = async () => {
@@ -46,4 +52,23 @@ describe('a fresh PGlite data directory', () => {
     expect((await again.query("select to_regclass('made_from_template') as t")).rows).toEqual([{ t: null }]);
     await again.close();
   }, 60_000);
+});
+
+describe("the build's template", () => {
+  it('is migrated already: a first start copies it and finds no migration due', async () => {
+    const template = path.join(await tempDir(), 'pglite-template');
+    // What scripts/build.mjs runs (its built copy), from the sources.
+    const made = await runScript('src/db/make-pglite-template.ts', [template], process.env);
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+
+    const dataDir = path.join(await tempDir(), 'pglite');
+    await initPgliteDataDir(dataDir, undefined, template);
+    const pglite = await PGlite.create({ dataDir, extensions: pgliteExtensions });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(rows.map((row) => row.name)).toEqual(Object.keys(migrations));
+    expect(await migrateToLatest(db)).toEqual({ applied: [], freshDatabase: false });
+    await db.destroy();
+  }, 120_000);
 });
