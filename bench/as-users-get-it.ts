@@ -45,7 +45,7 @@ function loopSummary(samples: LoopDelay[]): string {
 
 function phaseSummary(phases: StartPhase[]): string {
   if (phases.length === 0) return 'no phase lines logged';
-  return phases.map((p) => `${p.phase} ${fmt(p.ms, 0)} ms`).join(', ');
+  return phases.map((p) => `${p.phase} ${fmt(p.ms, 0)} (${fmt(p.cpuMs, 0)} CPU)`).join(', ');
 }
 
 function printStarts(s: StartFigures): void {

@@ -18,7 +18,8 @@ if (entry !== 'main' && !commands.includes(entry)) {
 const serves = entry === 'main' && (rest[0] === undefined || rest[0] === 'api');
 // Build output goes to stderr: an operator command's stdout may be piped (a backup, a listing).
 await buildIfNeeded(serves ? ['web', 'server'] : ['server'], (line) => console.error(line));
-performance.mark('start: build checked');
+const { user, system } = process.cpuUsage();
+performance.mark('start: build checked', { detail: { cpuMicros: user + system } });
 // Stack traces in logs name the TypeScript sources and lines (esbuild writes the source maps). Only our bundle's
 // map is loaded: the maps that npm packages ship (about 1,000 files) held ~10 MB of heap for good (issue 23's
 // heap snapshot), and their frames keep naming the package's own .js file.

@@ -5,7 +5,7 @@ import { repoRoot } from './spawn-server';
 
 export type LoopDelay = { p50Ms: number; p99Ms: number; maxMs: number };
 /** One `debug` line of the server's start (apps/server/src/start-phases.ts): a phase and when it ended. */
-export type StartPhase = { phase: string; ms: number; atMs: number };
+export type StartPhase = { phase: string; ms: number; cpuMs: number; atMs: number };
 export type UserServer = {
   child: ChildProcess;
   loop: LoopDelay[];
@@ -145,7 +145,7 @@ export async function startAsUser(
     const entry = JSON.parse(line) as { msg?: string; eventLoopDelay?: LoopDelay } & Partial<StartPhase>;
     if (entry.eventLoopDelay) loop.push(entry.eventLoopDelay);
     if (entry.msg === 'start: phase' && entry.phase && entry.ms !== undefined && entry.atMs !== undefined) {
-      phases.push({ phase: entry.phase, ms: entry.ms, atMs: entry.atMs });
+      phases.push({ phase: entry.phase, ms: entry.ms, cpuMs: entry.cpuMs ?? 0, atMs: entry.atMs });
     }
     if (entry.msg === 'worker: leader, jobs scheduled') caughtUp(performance.now() - started);
   };
