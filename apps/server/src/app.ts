@@ -10,7 +10,7 @@ import { registerWebApp } from './http/web-app';
 import { requestLogController } from './http/request-log';
 import { loggerOptions } from './logger';
 import { demoWorld, mountSimulatedX } from './integrations/x/x-simulation';
-import type { World } from '@manaboard/x-sim';
+import { lazyWorld, type World } from '@manaboard/x-sim';
 import { announcementsRoutes } from './modules/announcements/announcements.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { Metrics } from './modules/metrics/metrics';
@@ -48,8 +48,11 @@ export type AppDeps = {
   config: Config;
   database: DatabaseHandle;
   logStream?: DestinationStream;
-  /** The simulated X's world when X is simulated (tests pass their own; default: the demo world). */
-  simulatedWorld?: World;
+  /**
+   * The simulated X's world when X is simulated (tests pass their own; default: the demo world), or a function
+   * that builds it once (x-sim's `lazyWorld`): built at the first request that needs it.
+   */
+  simulatedWorld?: World | (() => World);
   /** How long a served announcements page is reused (tests that write and read back use 0). */
   announcementsCacheMs?: number;
   /** How long leaderboard answers are reused at most (0: never); totals changes drop them sooner. */
@@ -238,7 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (network.simulatedX) {
     // The demo's world follows the wall clock; a test's world keeps its own simulated time; the demo feed
     // (main.ts) drives its world's clock itself while it replays the history.
-    await mountSimulatedX(app, config, deps.simulatedWorld ?? demoWorld(), {
+    await mountSimulatedX(app, config, deps.simulatedWorld ?? lazyWorld(() => demoWorld()), {
       followWallClock: deps.simulatedClockFollowsWall ?? !deps.simulatedWorld,
       oauthOnWallClock: deps.simulatedOAuthOnWallClock ?? !deps.simulatedWorld,
     });
