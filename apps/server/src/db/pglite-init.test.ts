@@ -18,6 +18,15 @@ const tempDir = async () => {
   return dir;
 };
 
+/** Every file under `dir`, relative to it, sorted. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
 afterAll(async () => {
   for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
 });
@@ -32,6 +41,20 @@ describe('a fresh PGlite data directory', () => {
 
     const fromTemplate = path.join(await tempDir(), 'pglite');
     await initPgliteDataDir(fromTemplate, undefined, template);
+    // The copy holds every file of the template, byte for byte; the WAL segment's unwritten tail is a hole.
+    const files = await filesUnder(template);
+    expect(await filesUnder(fromTemplate)).toEqual(files);
+    for (const file of files) {
+      const [copied, original] = await Promise.all([
+        fs.readFile(path.join(fromTemplate, file)),
+        fs.readFile(path.join(template, file)),
+      ]);
+      expect(copied.equals(original), file).toBe(true);
+    }
+    const segment = files.find((file) => /^pg_wal\/[0-9A-F]{24}$/.test(file)) ?? '';
+    const copiedSegment = await fs.stat(path.join(fromTemplate, segment));
+    expect(copiedSegment.size).toBe(16 * 1024 * 1024);
+    expect(copiedSegment.blocks * 512).toBeLessThan(copiedSegment.size);
     const loaded = await PGlite.create({ dataDir: fromTemplate });
     expect((await loaded.query('select id from made_from_template')).rows).toEqual([{ id: 7 }]);
     await loaded.close();
