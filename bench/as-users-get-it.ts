@@ -99,7 +99,10 @@ export async function asUsersGetIt(): Promise<void> {
         `${fmt((await app.rss()) / MB, 0)} MB [goal ≤ 150 MB]`,
     );
     const startLoop = app.loop.length;
-    if (parts.has('reads')) await reads(origin, bareUrl);
+    if (parts.has('reads')) {
+      const [target, bareServer] = await Promise.all([app.pid(), bare.pid()]);
+      await reads(origin, bareUrl, target && bareServer ? { target, bare: bareServer } : undefined);
+    }
     if (parts.has('heavy')) {
       const heavy = await load(`${origin}/api/mana?limit=20&weekly=true`, heavySeconds, 200, BROWSER);
       console.log(
@@ -120,7 +123,11 @@ export async function asUsersGetIt(): Promise<void> {
   }
 }
 
-async function reads(origin: string, bareUrl: string): Promise<void> {
+async function reads(
+  origin: string,
+  bareUrl: string,
+  pids?: { target: number; bare: number },
+): Promise<void> {
   const handle = await handleOfTheWeek(origin);
   const rows: Array<[string, string]> = [
     ['GET /api/mana?limit=20&weekly=true', '/api/mana?limit=20&weekly=true'],
@@ -142,11 +149,20 @@ async function reads(origin: string, bareUrl: string): Promise<void> {
       ['no Accept-Encoding', {}],
       ['browser Accept-Encoding', BROWSER],
     ] as const) {
-      const r = await interleaved(`${origin}${url}`, bareUrl, { rounds, seconds, headers });
+      const r = await interleaved(`${origin}${url}`, bareUrl, {
+        rounds,
+        seconds,
+        headers,
+        ...(pids ? { pids } : {}),
+      });
       const goal = url === '/healthz' ? '≥ 0.9×' : url.includes('search') ? '≥ 0.5×' : '≥ 0.8×, floor 0.7×';
+      const cpu = r.cpu
+        ? `; CPU per request: app ${fmt(r.cpu.targetMicros, 1)} µs, bare ${fmt(r.cpu.bareMicros, 1)} µs, ` +
+          `bare ÷ app ${fmt(r.cpu.ratio)}`
+        : '';
       console.log(
         `    ${label}, ${encoding}: ${fmt(r.ratio)}× bare [goal ${goal}] ` +
-          `(app ${fmt(r.targetRps, 0)} req/s, bare ${fmt(r.bareRps, 0)} req/s; app p50 ${r.targetP50} ms, p99 ${r.targetP99} ms)`,
+          `(app ${fmt(r.targetRps, 0)} req/s, bare ${fmt(r.bareRps, 0)} req/s; app p50 ${r.targetP50} ms, p99 ${r.targetP99} ms${cpu})`,
       );
     }
   }

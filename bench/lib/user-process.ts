@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { largestInGroup } from './cpu-time';
 import { repoRoot } from './spawn-server';
 
 export type LoopDelay = { p50Ms: number; p99Ms: number; maxMs: number };
@@ -17,6 +18,8 @@ export type UserServer = {
   caughtUpMs: number;
   /** Resident memory of the server process (the largest process `npm start` started), bytes. */
   rss: () => Promise<number>;
+  /** The server process (the largest `npm start` started). */
+  pid: () => Promise<number | undefined>;
   stop: () => Promise<void>;
 };
 
@@ -115,10 +118,12 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 }
 
 /** The bare Fastify yardstick (bench/fixtures/bare-start), started through its own `npm start`. */
-export async function startBare(port: number): Promise<{ firstOkMs: number; stop: () => Promise<void> }> {
+export async function startBare(
+  port: number,
+): Promise<{ firstOkMs: number; pid: () => Promise<number | undefined>; stop: () => Promise<void> }> {
   const bare = npmStart(path.join(repoRoot, 'bench/fixtures/bare-start'), port, {});
   try {
-    return { firstOkMs: await bare.firstOk, stop: bare.stop };
+    return { firstOkMs: await bare.firstOk, pid: () => largestInGroup(bare.child.pid ?? 0), stop: bare.stop };
   } catch (error) {
     await bare.stop();
     throw error;
@@ -170,6 +175,7 @@ export async function startAsUser(
       firstOkMs,
       caughtUpMs,
       rss: async () => Math.max(0, ...(await groupRss(app.child.pid ?? 0)).values()),
+      pid: () => largestInGroup(app.child.pid ?? 0),
       stop: app.stop,
     };
   } catch (error) {
