@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config/config';
 import type { DatabaseHandle } from './db/database';
 import { registerErrorHandler } from './http/error-handler';
+import { rememberingQueries } from './http/query-validation';
 import { registerSecurity } from './http/security';
 import { registerWebApp } from './http/web-app';
 import { requestLogController } from './http/request-log';
@@ -136,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const metrics = deps.metrics ?? createMetrics(config, database.db);
   observeRequests(app, metrics);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(rememberingQueries(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   // Writes take JSON only: any other body (text/plain included) is a 415.
   app.removeContentTypeParser('text/plain');

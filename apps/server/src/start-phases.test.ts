@@ -11,9 +11,11 @@ describe('the start phases', () => {
     performance.mark('start: build checked', { detail: { cpuMicros: process.cpuUsage().user } });
     markPhase('config');
     await new Promise((resolve) => setTimeout(resolve, 30));
-    // Busy for 20 ms: CPU time the phase spent, where the 30 ms above were only waited.
-    const busyUntil = performance.now() + 20;
-    while (performance.now() < busyUntil);
+    // Busy for 20 ms of CPU time (however long the machine takes to give it): CPU the phase spent, where the
+    // 30 ms above were only waited.
+    const cpuNow = () => process.cpuUsage().user + process.cpuUsage().system;
+    const busyUntil = cpuNow() + 20_000;
+    while (cpuNow() < busyUntil);
     markPhase('database opened');
     expect(lines).toEqual([]);
     logPhasesTo({
@@ -35,7 +37,7 @@ describe('the start phases', () => {
     const [first, , opened, listening] = lines.map((l) => l.details);
     expect(first?.ms).toBe(first?.atMs);
     expect(opened?.ms).toBeGreaterThanOrEqual(49);
-    expect(opened?.cpuMs).toBeGreaterThanOrEqual(15);
+    expect(opened?.cpuMs).toBeGreaterThanOrEqual(19);
     expect(opened?.cpuMs).toBeLessThan(opened?.ms ?? 0);
     expect(
       Math.abs((listening?.atMs ?? 0) - (opened?.atMs ?? 0) - (listening?.ms ?? -9)),
