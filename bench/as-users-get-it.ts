@@ -1,42 +1,39 @@
-// Issues 14 and 23: performance as users get it. `npm start` with its defaults (fresh data directory, demo world,
-// worker and simulated X in the process) against a SEPARATE bare Fastify process on the same Node answering a
-// small JSON, interleaved (lib/interleaved.ts), with and without a browser's Accept-Encoding; how long the start
-// takes (fresh, then again on the same data and build), resident memory at idle and after 200 connections, and
-// the server's own event-loop delay while its jobs run.
-import { fork, type ChildProcess } from 'node:child_process';
+// Issues 14, 23 and 33: performance as users get it. `npm start` with its defaults (fresh data directory, demo
+// world, worker and simulated X in the process) against a SEPARATE bare Fastify process on the same Node, started
+// the same way (`npm start` of bench/fixtures/bare-start): each start as a multiple of the bare one's
+// (lib/start-rounds.ts), the reads as a fraction of the bare one's rate with and without a browser's
+// Accept-Encoding (lib/interleaved.ts), resident memory at idle and after 200 connections, and the server's own
+// event-loop delay while its jobs run. Every ratio is printed with the seconds or rates it was made of.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { interleaved } from './lib/interleaved';
 import { load } from './lib/load';
-import { handleOfTheWeek, repoRoot } from './lib/spawn-server';
+import { handleOfTheWeek } from './lib/spawn-server';
+import { interleavedStarts, type StartFigures } from './lib/start-rounds';
 import { fmt, median } from './lib/stats';
-import { startAsUser, type LoopDelay } from './lib/user-process';
+import { startAsUser, startBare, type LoopDelay, type StartPhase } from './lib/user-process';
 
-/** Issue 23's method: 7 subject rounds of 4 s, each between two bare ones. */
-const rounds = Number(process.env.BENCH_USER_ROUNDS ?? 7);
-const seconds = Number(process.env.BENCH_USER_SECONDS ?? 4);
+/** Issue 23's method for the reads: 7 subject rounds of 4 s, each between two bare ones. */
+const rounds = Number(process.env.BENCH_USER_ROUNDS ?? process.env.BENCH_ROUNDS ?? 7);
+const seconds = Number(process.env.BENCH_USER_SECONDS ?? process.env.BENCH_SECONDS ?? 4);
+/** Rounds of starts (bare, fresh, bare, restart): a fresh start replays the demo, ~10 s each. */
+const startRounds = Number(process.env.BENCH_USER_START_ROUNDS ?? process.env.BENCH_ROUNDS ?? 5);
 const heavySeconds = Number(process.env.BENCH_USER_HEAVY_SECONDS ?? 60);
 const idleSeconds = Number(process.env.BENCH_USER_IDLE_SECONDS ?? 10);
+/** Which parts run (a shorter run while working on one of them): any of starts, reads, heavy. */
+const parts = new Set((process.env.BENCH_USER_PARTS ?? 'starts,reads,heavy').split(','));
 /** Ports of this section (3150-3169 are kept for it; never the 3000 a developer's own server may use). */
 const APP_PORT = Number(process.env.BENCH_USER_PORT ?? 3151);
 const BARE_PORT = APP_PORT + 1;
 const BROWSER: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const MB = 1024 * 1024;
 
-async function startBare(): Promise<ChildProcess> {
-  const child = fork(path.join(repoRoot, 'bench/lib/bare-fastify.ts'), [], {
-    execPath: process.execPath,
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, PORT: String(BARE_PORT) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  return child;
-}
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => fmt(n))
+    .join(' ');
 
 function loopSummary(samples: LoopDelay[]): string {
   if (samples.length === 0) return 'no event-loop summary logged';
@@ -46,69 +43,127 @@ function loopSummary(samples: LoopDelay[]): string {
   );
 }
 
-export async function asUsersGetIt(): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-user-'));
-  const fresh = await startAsUser(APP_PORT, dataDir);
-  await fresh.stop();
-  const app = await startAsUser(APP_PORT, dataDir);
-  const bareProcess = await startBare();
-  const origin = `http://127.0.0.1:${APP_PORT}`;
-  const bare = `http://127.0.0.1:${BARE_PORT}/bare`;
-  try {
+function phaseSummary(phases: StartPhase[]): string {
+  if (phases.length === 0) return 'no phase lines logged';
+  return phases.map((p) => `${p.phase} ${fmt(p.ms, 0)} (${fmt(p.cpuMs, 0)} CPU)`).join(', ');
+}
+
+function printStarts(s: StartFigures): void {
+  const seconds = (ms: number) => `${fmt(ms / 1000)} s`;
+  console.log(
+    `  starts, ${s.rounds} interleaved rounds (bare, fresh, bare, restart, …, each subject ÷ the mean of the bare ` +
+      `starts around it; medians), every start spawned as \`npm start\` and timed to its first 200 of /:`,
+  );
+  console.log(`    bare Fastify through its own \`npm start\`: first 200 after ${seconds(s.bareMs)}`);
+  console.log(
+    `    first 200 on a restart (same data and build): ${fmt(s.restart.ratio)}× bare (${seconds(s.restart.ms)}) [goal ≤ 3×]`,
+  );
+  console.log(
+    `    first 200 on a fresh data directory: ${fmt(s.fresh.ratio)}× bare (${seconds(s.fresh.ms)}) [goal ≤ 5×]`,
+  );
+  console.log(
+    `    demo caught up (fresh): ${fmt(s.caughtUp.ratio)}× bare (${seconds(s.caughtUp.ms)}) [goal ≤ 10 s]`,
+  );
+  if (s.phases.length > 0) {
     console.log(
-      `as users get it: \`npm start\` on a fresh data directory: first 200 of / after ${fmt(fresh.firstOkMs / 1000)} s ` +
-        `[goal ≤ 3 s], demo caught up after ${fmt(fresh.caughtUpMs / 1000)} s [goal ≤ 10 s]; again on the same data ` +
-        `and build: first 200 after ${fmt(app.firstOkMs / 1000)} s [goal ≤ 1.5 s]`,
+      `    a restart's phases (LOG_LEVEL=debug, ms from the process's start): ${phaseSummary(s.phases)}`,
     );
+  }
+}
+
+export async function asUsersGetIt(): Promise<void> {
+  console.log(`as users get it (load average ${loadAverage()} at the start):`);
+  let dataDir: string;
+  if (parts.has('starts')) {
+    const starts = await interleavedStarts({
+      rounds: startRounds,
+      appPort: APP_PORT,
+      barePort: BARE_PORT,
+      phases: true,
+    });
+    printStarts(starts);
+    dataDir = starts.dataDir;
+  } else {
+    // The reads need a caught-up demo: one fresh start, then the restart below.
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-user-'));
+    await (await startAsUser(APP_PORT, dataDir)).stop();
+  }
+  const app = await startAsUser(APP_PORT, dataDir);
+  const bare = await startBare(BARE_PORT);
+  const origin = `http://127.0.0.1:${APP_PORT}`;
+  const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare`;
+  try {
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     console.log(
-      `  resident memory after ${idleSeconds} s idle: ${fmt((await app.rss()) / MB, 0)} MB [goal ≤ 200 MB]`,
-    );
-    const handle = await handleOfTheWeek(origin);
-    const rows: Array<[string, string]> = [
-      ['GET /api/mana?limit=20&weekly=true', '/api/mana?limit=20&weekly=true'],
-      ['GET /api/posts?limit=20&weekly=true', '/api/posts?limit=20&weekly=true'],
-      ['GET /api/public/announcements', '/api/public/announcements?page=1&limit=50'],
-      [
-        `search by handle (@${handle}, cached after the first read)`,
-        `/api/mana?limit=20&weekly=true&search=%40${handle}`,
-      ],
-      ['GET /healthz (the shared per-request cost)', '/healthz'],
-    ];
-    console.log(
-      `  vs a separate bare Fastify process, autocannon 10 connections, interleaved bare/subject/bare…, ` +
-        `${rounds} rounds of ${seconds} s, ratio = subject ÷ mean of the bare rounds around it, medians:`,
+      `  resident memory after ${idleSeconds} s idle (a restart, demo caught up): ` +
+        `${fmt((await app.rss()) / MB, 0)} MB [goal ≤ 150 MB]`,
     );
     const startLoop = app.loop.length;
-    for (const [label, url] of rows) {
-      for (const [encoding, headers] of [
-        ['no Accept-Encoding', {}],
-        ['browser Accept-Encoding', BROWSER],
-      ] as const) {
-        if (url === '/healthz' && encoding !== 'no Accept-Encoding') continue;
-        const r = await interleaved(`${origin}${url}`, bare, { rounds, seconds, headers });
-        const goal = url === '/healthz' ? '≥ 0.8×' : url.includes('search') ? '≥ 0.5×' : '≥ 0.7×, floor 0.5×';
-        console.log(
-          `  ${label}, ${encoding}: ${fmt(r.ratio)}× bare [goal ${goal}] ` +
-            `(${fmt(r.targetRps, 0)} req/s vs ${fmt(r.bareRps, 0)}; p50 ${r.targetP50} ms, p99 ${r.targetP99} ms)`,
-        );
-      }
+    if (parts.has('reads')) {
+      const [target, bareServer] = await Promise.all([app.pid(), bare.pid()]);
+      await reads(origin, bareUrl, target && bareServer ? { target, bare: bareServer } : undefined);
     }
-    const heavy = await load(`${origin}/api/mana?limit=20&weekly=true`, heavySeconds, 200, BROWSER);
-    console.log(
-      `  200 connections, ${heavySeconds} s, GET /api/mana with a browser's Accept-Encoding: ` +
-        `${fmt(heavy.requestsPerSecond, 0)} req/s, p99 ${heavy.p99} ms [goal < 50 ms], ` +
-        `slowest ${heavy.max} ms [goal < 1000 ms], ${heavy.non2xx} non-2xx, ${heavy.errors} errors; ` +
-        `resident memory afterwards ${fmt((await app.rss()) / MB, 0)} MB [goal ≤ 300 MB]`,
-    );
+    if (parts.has('heavy')) {
+      const heavy = await load(`${origin}/api/mana?limit=20&weekly=true`, heavySeconds, 200, BROWSER);
+      console.log(
+        `  200 connections, ${heavySeconds} s, GET /api/mana with a browser's Accept-Encoding: ` +
+          `${fmt(heavy.requestsPerSecond, 0)} req/s, p99 ${heavy.p99} ms [goal < 50 ms], ` +
+          `slowest ${heavy.max} ms [goal < 1000 ms], ${heavy.non2xx} non-2xx, ${heavy.errors} errors; ` +
+          `resident memory afterwards ${fmt((await app.rss()) / MB, 0)} MB [goal ≤ 300 MB]`,
+      );
+    }
     console.log(
       `  ${loopSummary(app.loop.slice(startLoop))} (logged by the server, LOG_EVENT_LOOP_SECONDS=2)`,
     );
+    console.log(`  load average ${loadAverage()} at the end`);
   } finally {
     await app.stop();
-    const exited = new Promise((resolve) => bareProcess.once('exit', resolve));
-    bareProcess.kill('SIGTERM');
-    await exited;
+    await bare.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function reads(
+  origin: string,
+  bareUrl: string,
+  pids?: { target: number; bare: number },
+): Promise<void> {
+  const handle = await handleOfTheWeek(origin);
+  const rows: Array<[string, string]> = [
+    ['GET /api/mana?limit=20&weekly=true', '/api/mana?limit=20&weekly=true'],
+    ['GET /api/posts?limit=20&weekly=true', '/api/posts?limit=20&weekly=true'],
+    ['GET /api/public/announcements', '/api/public/announcements?page=1&limit=50'],
+    [
+      `search by handle (@${handle}, cached after the first read)`,
+      `/api/mana?limit=20&weekly=true&search=%40${handle}`,
+    ],
+    ['GET /healthz (the shared per-request cost)', '/healthz'],
+  ];
+  console.log(
+    `  reads vs the bare process's GET /bare, autocannon 10 connections, interleaved bare/subject/bare…, ` +
+      `${rounds} rounds of ${seconds} s, ratio = subject ÷ mean of the bare rounds around it, medians ` +
+      `(both sent the same headers; the bare process compresses nothing):`,
+  );
+  for (const [label, url] of rows) {
+    for (const [encoding, headers] of [
+      ['no Accept-Encoding', {}],
+      ['browser Accept-Encoding', BROWSER],
+    ] as const) {
+      const r = await interleaved(`${origin}${url}`, bareUrl, {
+        rounds,
+        seconds,
+        headers,
+        ...(pids ? { pids } : {}),
+      });
+      const goal = url === '/healthz' ? '≥ 0.9×' : url.includes('search') ? '≥ 0.5×' : '≥ 0.8×, floor 0.7×';
+      const cpu = r.cpu
+        ? `; CPU per request: app ${fmt(r.cpu.targetMicros, 1)} µs, bare ${fmt(r.cpu.bareMicros, 1)} µs, ` +
+          `bare ÷ app ${fmt(r.cpu.ratio)}`
+        : '';
+      console.log(
+        `    ${label}, ${encoding}: ${fmt(r.ratio)}× bare [goal ${goal}] ` +
+          `(app ${fmt(r.targetRps, 0)} req/s, bare ${fmt(r.bareRps, 0)} req/s; app p50 ${r.targetP50} ms, p99 ${r.targetP99} ms${cpu})`,
+      );
+    }
   }
 }

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { currentBuild, ensureBuild, hashSources, isBuilt } from './build-lib.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -87,12 +87,21 @@ function carryOverAssets(outDir) {
   fs.writeFileSync(path.join(outDir, '.own-assets.json'), JSON.stringify(own));
 }
 
+/**
+ * npm packages the server bundle leaves in node_modules: PGlite loads its WebAssembly and data files from beside
+ * its own module, and koffi is a native module. Every other dependency is pure JavaScript and is bundled; each was
+ * checked for what a bundle breaks (files read beside the module, native parts): pino's and thread-stream's worker
+ * files serve transports the server does not use, and ws's optional native helpers are looked for in a try.
+ */
+const unbundled = ['@electric-sql/pglite', 'koffi'];
+
 async function buildServer(outDir) {
   const { build } = await import('esbuild');
   const src = path.join(serverDir, 'src');
   const entryPoints = {
     main: path.join(src, 'main.ts'),
     ...Object.fromEntries(commands.map((name) => [name, path.join(src, 'cli', `${name}.ts`)])),
+    'make-pglite-template': path.join(src, 'db', 'make-pglite-template.ts'),
   };
   await build({
     entryPoints,
@@ -113,39 +122,47 @@ async function buildServer(outDir) {
     // Line mapping needs no copy of the sources: the process would hold them in its heap for good.
     sourcesContent: false,
     logLevel: 'warning',
-    // Packages from npm stay in node_modules (PGlite finds its WASM and data files beside its own module);
-    // the workspace packages export TypeScript, so they are bundled.
+    // The npm packages are bundled too (issue 33): a start then reads and compiles a few files instead of ~600
+    // modules resolved one by one in node_modules (~0.4 s of a restart). Kept out: what cannot be bundled.
     plugins: [
       {
-        name: 'npm-packages-external',
+        name: 'unbundled-packages',
         setup(pluginBuild) {
           pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@manaboard/') ? undefined : { path: args.path, external: true },
+            unbundled.some((name) => args.path === name || args.path.startsWith(`${name}/`))
+              ? { path: args.path, external: true }
+              : undefined,
           );
         },
       },
     ],
+    // CommonJS packages in an ES module bundle: esbuild's require() of a Node built-in needs a `require`, and
+    // a few packages name their own file (ioredis, in its error stacks; pino, for transports we do not use).
+    banner: {
+      js: [
+        "import { createRequire as __mbCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __mbFileURLToPath } from 'node:url';",
+        'const require = __mbCreateRequire(import.meta.url);',
+        'const __filename = __mbFileURLToPath(import.meta.url);',
+        "const __dirname = __mbFileURLToPath(new URL('.', import.meta.url));",
+      ].join(' '),
+    },
   });
   buildPgliteTemplate(outDir);
 }
 
 /**
- * A fresh PGlite data directory, made once per build beside the bundle (`pglite-template/`, ~40 MB): a first start
- * copies it into DATA_DIR (apps/server/src/db/pglite-init.ts) instead of running initdb (~2.5 s) or loading a dump
- * of it in a child process (~0.7 s, which compiled PGlite's WebAssembly a second time). The cluster is closed
- * cleanly here, so its files are what PostgreSQL itself reopens. The build's hash covers package-lock.json, so a
- * new PGlite makes a new template.
+ * A fresh PGlite data directory with every migration applied, made once per build beside the bundle
+ * (`pglite-template/`, ~40 MB, by the bundle's own make-pglite-template.js): a first start copies it into DATA_DIR
+ * (apps/server/src/db/pglite-init.ts) instead of running initdb (~2.5 s) or loading a dump of it in a child process
+ * (~0.7 s, which compiled PGlite's WebAssembly a second time), and finds no migration due. The cluster is closed
+ * cleanly here, so its files are what PostgreSQL itself reopens. The build's hash covers package-lock.json and the
+ * migrations, so a new PGlite or a new migration makes a new template.
  */
 function buildPgliteTemplate(outDir) {
-  const pglite = pathToFileURL(path.join(repoRoot, 'node_modules/@electric-sql/pglite/dist/index.js')).href;
-  const script = [
-    `const { PGlite } = await import(${JSON.stringify(pglite)});`,
-    `const db = await PGlite.create({ dataDir: process.argv[1] });`,
-    `await db.close();`,
-  ].join('\n');
   const result = spawnSync(
     process.execPath,
-    ['--input-type=module', '-e', script, path.join(outDir, 'pglite-template')],
+    [path.join(outDir, 'make-pglite-template.js'), path.join(outDir, 'pglite-template')],
     { stdio: 'inherit' },
   );
   if (result.status !== 0) throw new Error(`the PGlite template was not made (exit ${result.status})`);

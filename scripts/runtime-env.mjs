@@ -40,3 +40,6 @@ if (server && process.execve && (addTunables || !exposesGc || !setsSemiSpace)) {
     },
   );
 }
+// The first phase of the start's timing (apps/server/src/start-phases.ts): node itself is up.
+const { user, system } = process.cpuUsage();
+performance.mark('start: node', { detail: { cpuMicros: user + system } });

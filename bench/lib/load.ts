@@ -2,6 +2,8 @@ import autocannon from 'autocannon';
 
 export type LoadResult = {
   requestsPerSecond: number;
+  /** Requests answered in the whole run. */
+  requests: number;
   p50: number;
   p99: number;
   /** The slowest answer, ms. */
@@ -20,6 +22,7 @@ export async function load(
   const result = await autocannon({ url, connections, duration: seconds, headers });
   return {
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,

@@ -6,12 +6,13 @@ import type { Config } from './config/config';
 import type { DatabaseHandle } from './db/database';
 import { ConnectionGuard } from './http/client-errors';
 import { registerErrorHandler } from './http/error-handler';
+import { rememberingQueries } from './http/query-validation';
 import { registerSecurity } from './http/security';
 import { registerWebApp } from './http/web-app';
 import { requestLogController } from './http/request-log';
 import { loggerOptions } from './logger';
 import { demoWorld, mountSimulatedX } from './integrations/x/x-simulation';
-import type { World } from '@manaboard/x-sim';
+import { lazyWorld, type World } from '@manaboard/x-sim';
 import { announcementsRoutes } from './modules/announcements/announcements.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { Metrics } from './modules/metrics/metrics';
@@ -50,8 +51,11 @@ export type AppDeps = {
   config: Config;
   database: DatabaseHandle;
   logStream?: DestinationStream;
-  /** The simulated X's world when X is simulated (tests pass their own; default: the demo world). */
-  simulatedWorld?: World;
+  /**
+   * The simulated X's world when X is simulated (tests pass their own; default: the demo world), or a function
+   * that builds it once (x-sim's `lazyWorld`): built at the first request that needs it.
+   */
+  simulatedWorld?: World | (() => World);
   /** How long a served announcements page is reused (tests that write and read back use 0). */
   announcementsCacheMs?: number;
   /** How long leaderboard answers are reused at most (0: never); totals changes drop them sooner. */
@@ -139,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const metrics = deps.metrics ?? createMetrics(config, database.db);
   observeRequests(app, metrics);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(rememberingQueries(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   // Writes take JSON only: any other body (text/plain included) is a 415.
   app.removeContentTypeParser('text/plain');
@@ -251,7 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (network.simulatedX) {
     // The demo's world follows the wall clock; a test's world keeps its own simulated time; the demo feed
     // (main.ts) drives its world's clock itself while it replays the history.
-    await mountSimulatedX(app, config, deps.simulatedWorld ?? demoWorld(), {
+    await mountSimulatedX(app, config, deps.simulatedWorld ?? lazyWorld(() => demoWorld()), {
       followWallClock: deps.simulatedClockFollowsWall ?? !deps.simulatedWorld,
       oauthOnWallClock: deps.simulatedOAuthOnWallClock ?? !deps.simulatedWorld,
     });

@@ -6,8 +6,10 @@ import { DatabaseInUseError } from './db/owner-lock';
 import { startOwnerChannel, type OwnerChannel } from './operator/owner-channel';
 import { seedDemoIfEmpty } from './modules/announcements/demo-seed';
 import { openTokenCipher } from './security/token-vault';
+import { flushCompileCache } from 'node:module';
 import pino from 'pino';
 import { demoWorld, simulatedXBase } from './integrations/x/x-simulation';
+import { lazyWorld } from '@manaboard/x-sim';
 import { followDemoOrigin } from './modules/mana/demo-origin';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { demoState } from './modules/mana/demo-state.service';
@@ -19,6 +21,8 @@ import { seedProgrammeRules } from './modules/programme/programme-seed';
 import { runDoctor } from './doctor/doctor';
 import { startMemoryTrim } from './memory-trim';
 import { pinTickShape } from './tick-shape';
+import { logPhasesTo, markPhase } from './start-phases';
+import { firstAnswer } from './http/first-answer';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */
 type Role = 'all' | 'api' | 'worker';
@@ -28,6 +32,9 @@ function roleOf(args: string[]): Role {
   if (role === 'all' || role === 'api' || role === 'worker') return role;
   throw new ConfigError(`Unknown role "${role}": use api, worker, or nothing for both`);
 }
+
+/** How long the worker waits for the API's first answer before it starts anyway. */
+const FIRST_ANSWER_WAIT_MS = 500;
 
 /** Warnings before the app (and its logger) exist go to stderr. */
 const startupLog = { warn: (details: object, message: string) => console.warn(message, details) };
@@ -40,8 +47,10 @@ const startupLog = { warn: (details: object, message: string) => console.warn(me
 async function main(): Promise<void> {
   // Before anything else: no full collection may forget the shape of Node's nextTick entries (tick-shape.ts).
   pinTickShape();
+  markPhase('modules loaded');
   const role = roleOf(process.argv.slice(2));
   const config = loadConfig();
+  markPhase('config');
   if (role !== 'all' && !config.databaseUrl) {
     // Two processes on one PGlite directory would each work on their own copy (issue 15).
     throw new ConfigError(
@@ -51,7 +60,9 @@ async function main(): Promise<void> {
   // A PostgreSQL connection that dies is logged, never fatal; the logger exists only once the app does.
   let connectionLost = (error: Error) => console.error(`PostgreSQL connection lost: ${error.message}`);
   const database = await openConfiguredDatabase(config, 'server', (error) => connectionLost(error));
+  markPhase('database opened');
   const migration = await migrateToLatest(database.db);
+  markPhase('migrations checked');
   // The simulated X's demo world exists only on X.
   const simulated = config.socialNetwork === 'x' && config.x.mode === 'simulated';
   // Off the demo, a new database's rules name only the official accounts OFFICIAL_ACCOUNTS gives (issue 25).
@@ -60,6 +71,7 @@ async function main(): Promise<void> {
     officialAccounts: config.programme.officialAccounts,
     handles: officialHandleRule(config.socialNetwork),
   });
+  markPhase('programme rules');
   // The demo follows the origin it is served from (a new PORT or PUBLIC_ORIGIN moves its avatar links).
   const demo = simulated
     ? await followDemoOrigin(
@@ -69,7 +81,10 @@ async function main(): Promise<void> {
         new Date(),
       )
     : undefined;
-  const world = demo ? demoWorld(demo.anchor) : undefined;
+  // Built when first needed (the worker's replay, after the first answer, or a request to the simulated X): ~0.15 s
+  // that a first answer does not need (issue 33).
+  const world = demo ? lazyWorld(() => demoWorld(demo.anchor)) : undefined;
+  markPhase('demo state');
   // The worker drives the demo world's clock only when it shares the process (and the world) with the API.
   const replay = world && demo && role === 'all' && config.seedDemo ? { world, state: demo } : undefined;
   let leaderboardCache: LeaderboardCache | undefined;
@@ -93,6 +108,8 @@ async function main(): Promise<void> {
           metrics,
         });
   const log = app?.log ?? pino({ level: config.logLevel });
+  markPhase('app built');
+  logPhasesTo(log);
   connectionLost = (error) => log.error({ err: error }, 'PostgreSQL connection lost; the pool opens another');
   if (role === 'worker' && simulated) {
     // Its simulated X is the one an API process on this PORT serves (its own world and sign-ins).
@@ -117,6 +134,7 @@ async function main(): Promise<void> {
           onTotalsChanged: () => leaderboardCache?.invalidate(),
           metrics,
         });
+  markPhase('worker prepared');
   // Operator commands typed while this server owns the embedded database are carried out here (ADR 008).
   const socket = database.lock?.record.socket;
   const channel: OwnerChannel | undefined = socket
@@ -141,6 +159,7 @@ async function main(): Promise<void> {
       ? undefined
       : await startMetricsServer(metrics, { port: config.metrics.port, host: config.metrics.host });
   if (metricsServer) log.info(`metrics served at ${metricsServer.url}`);
+  markPhase('owner channel');
   log.info(
     {
       database: database.kind,
@@ -155,6 +174,7 @@ async function main(): Promise<void> {
       log.info({ announcements: added }, 'empty database: demo content added (SEED_DEMO=false skips this)');
     }
   }
+  markPhase('demo content');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -184,10 +204,17 @@ async function main(): Promise<void> {
 
   if (app) {
     await app.listen({ port: config.port, host: config.host });
+    markPhase('listening');
     log.info(`Manaboard is serving ${config.publicOrigin}`);
   }
-  // After listening: with the simulated X the worker calls this very server.
+  // The code compiled so far goes to the build's compile cache now (scripts/run.mjs), not only at exit: a server
+  // that is killed or crashes still leaves it for the next start. Nothing when the cache is off.
+  flushCompileCache();
+  // After listening: with the simulated X the worker calls this very server. After the first answer too (or half
+  // a second of no request): the replay's first steps would keep a first visitor waiting (issue 33).
+  if (app) await firstAnswer(app.server, FIRST_ANSWER_WAIT_MS);
   await worker?.start();
+  markPhase('worker started');
   // The deployment check (npm run doctor) once the origin answers: a warning line per problem, never fatal. On X
   // it makes no paid user reads at each start; `npm run doctor` does.
   void runDoctor({ config, db: database.db, resolveOfficials: config.socialNetwork !== 'x' }).then(

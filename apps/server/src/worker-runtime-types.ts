@@ -13,7 +13,8 @@ export type WorkerRuntimeOptions = {
   config: Config;
   database: DatabaseHandle;
   log: JobLog;
-  demo?: { world: World; state: DemoState };
+  /** The demo's world, or a function that builds it once (main.ts: after the API's first answer). */
+  demo?: { world: World | (() => World); state: DemoState };
   onTotalsChanged?: () => void;
   /** The process's metrics: job runs, network calls and rate-limit windows are reported to it. */
   metrics?: Metrics;

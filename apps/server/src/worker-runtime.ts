@@ -1,3 +1,4 @@
+import type { World } from '@manaboard/x-sim';
 import { systemClock } from './integrations/x/clock';
 import { createXClient } from './integrations/x/x-client';
 import type { XEndpoint } from './integrations/x/x-http';
@@ -38,7 +39,9 @@ const watchedEndpoints: XEndpoint[] = [
  */
 export async function createWorkerRuntime(options: WorkerRuntimeOptions): Promise<WorkerRuntime> {
   const { config, database, log, demo, metrics } = options;
-  const replayClock = demo ? demoClock(demo.world) : undefined;
+  const given = demo?.world;
+  const worldOf = typeof given === 'function' ? given : () => given as World;
+  const replayClock = demo ? demoClock(worldOf) : undefined;
   const clock = replayClock ?? systemClock;
   if (config.socialNetwork === 'bluesky') {
     // Bluesky's adapter and its packages are loaded only on Bluesky.
@@ -92,13 +95,13 @@ export async function createWorkerRuntime(options: WorkerRuntimeOptions): Promis
     start: async () => {
       if (demo && replayClock && progress) {
         try {
-          await replayDemoHistory({ world: demo.world, worker, progress, log });
+          await replayDemoHistory({ world: worldOf(), worker, progress, log });
         } catch (error) {
           log.error({ err: error }, 'demo: history replay failed; the worker continues live');
         }
         if (worker.isStopped) return; // shut down during the replay
         replayClock.live();
-        stopFollowing = followWallClock({ world: demo.world, progress });
+        stopFollowing = followWallClock({ world: worldOf(), progress });
       }
       await worker.start();
     },

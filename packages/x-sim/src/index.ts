@@ -1,6 +1,6 @@
 // The simulated X: a Fastify plugin (OAuth 2.0 + API v2 subset + sign-in page), a deterministic scriptable
 // world on its own clock, and a standalone server. See README.md.
-export { xSimPlugin, type XSimOptions } from './plugin';
+export { lazyWorld, xSimPlugin, type XSimOptions } from './plugin';
 export { createXSimServer, standaloneClient, type XSimServerOptions } from './server';
 export { buildWorld, buildPlantedWorld, type BuildWorldOptions } from './build-world';
 export type { PlantOptions, Planted } from './world-rings';

@@ -90,7 +90,7 @@ export function registerOAuthRoutes(
   app: FastifyInstance,
   deps: { world: World; clients: SimClient[]; auth: AuthStore },
 ) {
-  const { world, clients, auth } = deps;
+  const { clients, auth } = deps;
 
   app.get('/assets/sign-in.css', async (_request, reply) =>
     reply
@@ -120,6 +120,7 @@ export function registerOAuthRoutes(
   });
 
   app.post('/i/oauth2/authorize', async (request, reply) => {
+    const { world } = deps;
     const body = (request.body ?? {}) as Record<string, unknown>;
     const params = pickAuthorize(body);
     const checked = checkAuthorize(params, clients);

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { xSimPlugin } from './plugin';
+import { lazyWorld, xSimPlugin } from './plugin';
 import { createXSimServer, standaloneClient } from './server';
 import { APP_BEARER, signIn, TEST_CLIENT } from './test-support';
 import { World } from './world';
@@ -10,7 +10,7 @@ const STRICT_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'";
 
 /** A host app like the server: its own routes and error shape, a strict CSP, the simulation under /x-sim. */
-async function hostApp(world: World) {
+async function hostApp(world: World | (() => World)) {
   const app = Fastify();
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Content-Security-Policy', STRICT_CSP);
@@ -114,5 +114,42 @@ describe('the plugin under a prefix', () => {
     expect(search.json()).toEqual({ meta: { result_count: 0 } });
     expect(world.now()).toBe(NOW);
     await app.close();
+  });
+});
+
+describe('a lazy world', () => {
+  it('is built at the first request that needs it, once, and the host answers before that', async () => {
+    let builds = 0;
+    const world = lazyWorld(() => {
+      builds += 1;
+      const built = new World(NOW);
+      built.createUser({ username: 'lazy_one', createdAt: NOW - 86_400_000 });
+      return built;
+    });
+    const app = await hostApp(world);
+    expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    expect(builds).toBe(0);
+    const user = world().userByUsername('lazy_one');
+    expect(builds).toBe(1);
+    const avatar = await app.inject({ url: `/x-sim/avatars/${user?.id}.svg` });
+    expect(avatar.statusCode).toBe(200);
+    expect(avatar.headers['content-type']).toContain('svg');
+    expect(builds).toBe(1);
+  });
+
+  it('serves requests from the world its function builds', async () => {
+    let builds = 0;
+    const app = await hostApp(
+      lazyWorld(() => {
+        builds += 1;
+        return new World(NOW);
+      }),
+    );
+    expect(builds).toBe(0);
+    const missing = await app.inject({ url: '/x-sim/avatars/1.svg' });
+    expect(missing.statusCode).toBe(404);
+    expect(builds).toBe(1);
+    await app.inject({ url: '/x-sim/avatars/2.svg' });
+    expect(builds).toBe(1);
   });
 });

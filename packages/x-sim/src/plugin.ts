@@ -15,7 +15,11 @@ import { invalidRequest, oauthError, serverError } from './x-errors';
 
 /** Options of the simulated X plugin. */
 export type XSimOptions = {
-  world: World;
+  /**
+   * The world, or a function that builds it (once: see `lazyWorld`), called at the first request that needs it,
+   * so a server that mounts the simulation answers its first requests without building the world first.
+   */
+  world: World | (() => World);
   /** The registered apps (OAuth 2.0 confidential clients) and their exact callback URLs. */
   clients: SimClient[];
   /** The app-only bearer token the API accepts. */
@@ -46,10 +50,11 @@ export type XSimOptions = {
  */
 export const xSimPlugin: FastifyPluginAsync<XSimOptions> = async (app, options) => {
   await app.register(formbody);
-  const { world } = options;
-  const auth = new AuthStore(options.oauthClock ?? (() => world.now()));
+  const given = options.world;
+  const worldOf = typeof given === 'function' ? given : () => given;
+  const auth = new AuthStore(options.oauthClock ?? (() => worldOf().now()));
   const limiter = new RateLimiter(
-    () => world.now(),
+    () => worldOf().now(),
     options.rateLimitScale ?? 1,
     options.windowMs ?? WINDOW_MS,
   );
@@ -57,7 +62,7 @@ export const xSimPlugin: FastifyPluginAsync<XSimOptions> = async (app, options) 
     options.publicBaseUrl ?? `${request.protocol}://${request.host}${app.prefix}`;
 
   if (options.followWallClock) {
-    app.addHook('onRequest', async () => world.clock.setTime(Date.now()));
+    app.addHook('onRequest', async () => worldOf().clock.setTime(Date.now()));
   }
   app.setErrorHandler(async (error: Error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;
@@ -73,9 +78,18 @@ export const xSimPlugin: FastifyPluginAsync<XSimOptions> = async (app, options) 
     reply.code(404).send({ errors: [{ message: 'Sorry, that page does not exist', code: 34 }] }),
   );
 
-  registerOAuthRoutes(app, { world, clients: options.clients, auth });
+  // The routes read `world` when a request comes, so a lazy world is built then.
+  registerOAuthRoutes(app, {
+    get world() {
+      return worldOf();
+    },
+    clients: options.clients,
+    auth,
+  });
   const deps: ApiDeps = {
-    world,
+    get world() {
+      return worldOf();
+    },
     auth,
     appBearerToken: options.appBearerToken,
     limiter,
@@ -85,6 +99,12 @@ export const xSimPlugin: FastifyPluginAsync<XSimOptions> = async (app, options) 
   registerSearchRoute(app, deps);
   registerTweetRoutes(app, deps);
   registerUserRoutes(app, deps);
-  registerPostPage(app, { world });
-  registerProfilePage(app, { world });
+  registerPostPage(app, deps);
+  registerProfilePage(app, deps);
 };
+
+/** A world built by `build` the first time it is asked for, then the same one (for `XSimOptions.world`). */
+export function lazyWorld(build: () => World): () => World {
+  let world: World | undefined;
+  return () => (world ??= build());
+}

@@ -68,8 +68,8 @@ ${figures.map(([name, value]) => `          <div><dt>${name}</dt><dd>${formatNum
  * author's is a 404 page.
  */
 export function registerPostPage(app: FastifyInstance, deps: { world: World }) {
-  const { world } = deps;
   app.get('/:handle/status/:id', async (request, reply) => {
+    const { world } = deps;
     const { handle, id } = request.params as { handle: string; id: string };
     const post = /^\d{1,19}$/.test(id) ? world.post(id) : undefined;
     const author = post ? world.user(post.authorId) : undefined;

@@ -11,8 +11,9 @@ const SHOWN = 20;
  * suspended account is a 404 page; a protected one shows no posts.
  */
 export function registerProfilePage(app: FastifyInstance, deps: { world: World }) {
-  const { world } = deps;
   app.get('/:handle', async (request, reply) => {
+    // Read when a request comes, so a lazy world is built then (plugin.ts).
+    const { world } = deps;
     const { handle } = request.params as { handle: string };
     const user = world.userByUsername(handle);
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store');

@@ -21,8 +21,8 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
  * next_token / pagination_token.
  */
 export function registerSearchRoute(app: FastifyInstance, deps: ApiDeps) {
-  const { world } = deps;
   app.get('/2/tweets/search/recent', async (request, reply) => {
+    const { world } = deps;
     if (!(await guard(deps, request, reply, 'search/recent', { scopes: ['tweet.read', 'users.read'] })))
       return;
     const q = queryOf(request, reply, [

@@ -43,9 +43,8 @@ export function pageParams(reply: FastifyReply, q: Record<string, unknown>, min:
 
 /** Tweet lookup, reposters and quotes (https://docs.x.com/x-api/posts/lookup/introduction). */
 export function registerTweetRoutes(app: FastifyInstance, deps: ApiDeps) {
-  const { world } = deps;
-
   app.get('/2/tweets', async (request, reply) => {
+    const { world } = deps;
     const admitted = await guard(deps, request, reply, 'tweets', READ);
     if (!admitted) return;
     const q = queryOf(request, reply, ['ids']);
@@ -87,6 +86,7 @@ export function registerTweetRoutes(app: FastifyInstance, deps: ApiDeps) {
   });
 
   app.get('/2/tweets/:id/retweeted_by', async (request, reply) => {
+    const { world } = deps;
     if (!(await guard(deps, request, reply, 'retweeted_by', READ))) return;
     const q = queryOf(request, reply, ['max_results', 'pagination_token']);
     if (!q) return;
@@ -111,6 +111,7 @@ export function registerTweetRoutes(app: FastifyInstance, deps: ApiDeps) {
   });
 
   app.get('/2/tweets/:id/quote_tweets', async (request, reply) => {
+    const { world } = deps;
     if (!(await guard(deps, request, reply, 'quote_tweets', READ))) return;
     const q = queryOf(request, reply, ['max_results', 'pagination_token', 'exclude']);
     if (!q) return;

@@ -11,9 +11,8 @@ import { forbidden, invalidRequest, problem } from './x-errors';
 
 /** Likes, users by handle, the signed-in user, and the generated avatars (https://docs.x.com/x-api/users/lookup/introduction). */
 export function registerUserRoutes(app: FastifyInstance, deps: ApiDeps) {
-  const { world } = deps;
-
   app.get('/2/users/:id/liked_tweets', async (request, reply) => {
+    const { world } = deps;
     const admitted = await guard(deps, request, reply, 'liked_tweets', {
       scopes: ['tweet.read', 'users.read', 'like.read'],
       userOnly: true,
@@ -36,6 +35,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ApiDeps) {
   });
 
   app.get('/2/users/by/username/:username', async (request, reply) => {
+    const { world } = deps;
     if (!(await guard(deps, request, reply, 'users/by/username', { scopes: ['tweet.read', 'users.read'] })))
       return;
     const q = queryOf(request, reply, []);
@@ -60,6 +60,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ApiDeps) {
   });
 
   app.get('/2/users/me', async (request, reply) => {
+    const { world } = deps;
     const admitted = await guard(deps, request, reply, 'users/me', {
       scopes: ['tweet.read', 'users.read'],
       userOnly: true,
@@ -76,6 +77,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ApiDeps) {
   });
 
   app.get('/avatars/:file', async (request, reply) => {
+    const { world } = deps;
     const { file } = request.params as { file: string };
     const user = /^\d{1,19}\.svg$/.test(file) ? world.user(file.slice(0, -4)) : undefined;
     if (!user) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');

@@ -9,6 +9,9 @@ import { initPgliteDataDir } from './pglite-init';
 import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
 import type { Database } from './schema';
 
+/** pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL. */
+export const pgliteExtensions = { pg_trgm };
+
 export type DatabaseHandle = {
   db: Kysely<Database>;
   /** 'pglite' for the embedded database, 'postgres' for a server given by URL. */
@@ -77,10 +80,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         ? pgliteStartParams(PGlite.defaultStartParams, options.memory)
         : undefined;
       if (dataDir && options.initInChild) await initPgliteDataDir(dataDir, startParams);
-      // pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL.
       const pglite = await PGlite.create({
         ...(dataDir ? { dataDir } : options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-        extensions: { pg_trgm },
+        extensions: pgliteExtensions,
         ...(startParams ? { startParams } : {}),
       });
       db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });

@@ -22,6 +22,7 @@ export const MIGRATION_LOCK_KEY = 0x4d494752;
  * process, so there the lock is not needed (and reserving its only connection would block the migrator).
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutcome> {
+  if (await nothingDue(db)) return { applied: [], freshDatabase: false };
   if (db.getExecutor().adapter.supportsMultipleConnections === false) return migrateUnlocked(db);
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
@@ -35,6 +36,29 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutc
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
   });
+}
+
+const known = Object.keys(migrations).sort();
+
+/**
+ * One query that tells whether every migration this code knows is applied already (issue 33): the number of
+ * migrations recorded in this schema's `kysely_migration` and the newest name, against ours. That is every start
+ * but a first or an upgrade, and it skips Kysely's Migrator, which creates its tables if missing, reads the whole
+ * catalog (the columns of every table) and takes its lock, ~0.15 s on the embedded database. The table is only
+ * read if it is in the current schema, the one the Migrator uses (below). When the answer is anything else (no
+ * table yet, a migration missing or unknown to this code), the Migrator runs as before and says what is wrong.
+ */
+async function nothingDue(db: Kysely<Database>): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ count: string | number; newest: string | null }>`
+      select count(*) as count, max(m.name) as newest from kysely_migration m
+      where (select c.relnamespace from pg_catalog.pg_class c where c.oid = to_regclass('kysely_migration'))
+        = (select n.oid from pg_catalog.pg_namespace n where n.nspname = current_schema())`.execute(db);
+    const row = rows[0];
+    return Number(row?.count) === known.length && row?.newest === known.at(-1);
+  } catch {
+    return false;
+  }
 }
 
 /**

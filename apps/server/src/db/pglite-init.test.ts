@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Kysely, PGliteDialect, sql } from 'kysely';
+import { runScript } from '../test/cli-process';
+import { pgliteExtensions } from './database';
+import { migrateToLatest } from './migrate';
+import { migrations } from './migrations/index';
 import { initPgliteDataDir } from './pglite-init';
+import type { Database } from './schema';
 
 const dirs: string[] = [];
 const tempDir = async () => {
@@ -11,6 +17,15 @@ const tempDir = async () => {
   dirs.push(dir);
   return dir;
 };
+
+/** Every file under `dir`, relative to it, sorted. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
 
 afterAll(async () => {
   for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
@@ -26,6 +41,20 @@ describe('a fresh PGlite data directory', () => {
 
     const fromTemplate = path.join(await tempDir(), 'pglite');
     await initPgliteDataDir(fromTemplate, undefined, template);
+    // The copy holds every file of the template, byte for byte; the WAL segment's unwritten tail is a hole.
+    const files = await filesUnder(template);
+    expect(await filesUnder(fromTemplate)).toEqual(files);
+    for (const file of files) {
+      const [copied, original] = await Promise.all([
+        fs.readFile(path.join(fromTemplate, file)),
+        fs.readFile(path.join(template, file)),
+      ]);
+      expect(copied.equals(original), file).toBe(true);
+    }
+    const segment = files.find((file) => /^pg_wal\/[0-9A-F]{24}$/.test(file)) ?? '';
+    const copiedSegment = await fs.stat(path.join(fromTemplate, segment));
+    expect(copiedSegment.size).toBe(16 * 1024 * 1024);
+    expect(copiedSegment.blocks * 512).toBeLessThan(copiedSegment.size);
     const loaded = await PGlite.create({ dataDir: fromTemplate });
     expect((await loaded.query('select id from made_from_template')).rows).toEqual([{ id: 7 }]);
     await loaded.close();
@@ -46,4 +75,23 @@ describe('a fresh PGlite data directory', () => {
     expect((await again.query("select to_regclass('made_from_template') as t")).rows).toEqual([{ t: null }]);
     await again.close();
   }, 60_000);
+});
+
+describe("the build's template", () => {
+  it('is migrated already: a first start copies it and finds no migration due', async () => {
+    const template = path.join(await tempDir(), 'pglite-template');
+    // What scripts/build.mjs runs (its built copy), from the sources.
+    const made = await runScript('src/db/make-pglite-template.ts', [template], process.env);
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+
+    const dataDir = path.join(await tempDir(), 'pglite');
+    await initPgliteDataDir(dataDir, undefined, template);
+    const pglite = await PGlite.create({ dataDir, extensions: pgliteExtensions });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(rows.map((row) => row.name)).toEqual(Object.keys(migrations));
+    expect(await migrateToLatest(db)).toEqual({ applied: [], freshDatabase: false });
+    await db.destroy();
+  }, 120_000);
 });

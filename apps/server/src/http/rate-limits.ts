@@ -133,7 +133,9 @@ function limitPublicReads(app: FastifyInstance, perMinute: number | undefined): 
  * imported here only: a server without REDIS_URL never loads it.
  */
 async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
-  const { Redis } = await import('ioredis');
+  // The default export (ioredis's module.exports, the Redis class): the bundle (scripts/build.mjs) gives an import()
+  // of a CommonJS package that one only, where Node also gives the named ones.
+  const { default: Redis } = await import('ioredis');
   const redis = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) error'));
   app.addHook('onClose', async () => {

@@ -17,12 +17,12 @@ const TOTALS_EVERY_STEPS = 12;
  * The demo's clock for the worker's X client: while the history is replayed, waiting for a rate-limit reset
  * moves simulated time (no real wait); once the world follows the wall clock, waits are real.
  */
-export function demoClock(world: World): Clock & { live: () => void } {
+export function demoClock(world: () => World): Clock & { live: () => void } {
   let live = false;
   return {
-    now: () => world.now(),
+    now: () => world().now(),
     sleep: async (ms) => {
-      if (!live) return world.advance(ms);
+      if (!live) return world().advance(ms);
       await new Promise((resolve) => setTimeout(resolve, ms));
     },
     live: () => {

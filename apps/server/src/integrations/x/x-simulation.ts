@@ -53,7 +53,7 @@ export const simulatedXBase = (config: Pick<Config, 'publicOrigin'>): string =>
 export async function mountSimulatedX(
   app: FastifyInstance,
   config: Pick<Config, 'x' | 'publicOrigin'>,
-  world: World,
+  world: World | (() => World),
   options: { followWallClock: boolean; oauthOnWallClock?: boolean },
 ): Promise<void> {
   await app.register(xSimPlugin, {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { logPhasesTo, markPhase } from './start-phases';
+
+describe('the start phases', () => {
+  it('keeps the phases marked before the logger exists, then writes each later one as it ends, in order', async () => {
+    const lines: Array<{
+      details: { phase: string; ms: number; cpuMs: number; atMs: number };
+      message: string;
+    }> = [];
+    // A mark made the runner's way (scripts/run.mjs), before any server module.
+    performance.mark('start: build checked', { detail: { cpuMicros: process.cpuUsage().user } });
+    markPhase('config');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Busy for 20 ms of CPU time (however long the machine takes to give it): CPU the phase spent, where the
+    // 30 ms above were only waited.
+    const cpuNow = () => process.cpuUsage().user + process.cpuUsage().system;
+    const busyUntil = cpuNow() + 20_000;
+    while (cpuNow() < busyUntil);
+    markPhase('database opened');
+    expect(lines).toEqual([]);
+    logPhasesTo({
+      debug: (details, message) => lines.push({ details: details as (typeof lines)[0]['details'], message }),
+    });
+    expect(lines.map((l) => [l.message, l.details.phase])).toEqual([
+      ['start: phase', 'build checked'],
+      ['start: phase', 'config'],
+      ['start: phase', 'database opened'],
+    ]);
+    markPhase('listening');
+    expect(lines.map((l) => l.details.phase)).toEqual([
+      'build checked',
+      'config',
+      'database opened',
+      'listening',
+    ]);
+    // Each phase lasts from the end of the one before; the first from the process's start.
+    const [first, , opened, listening] = lines.map((l) => l.details);
+    expect(first?.ms).toBe(first?.atMs);
+    expect(opened?.ms).toBeGreaterThanOrEqual(49);
+    expect(opened?.cpuMs).toBeGreaterThanOrEqual(19);
+    expect(opened?.cpuMs).toBeLessThan(opened?.ms ?? 0);
+    expect(
+      Math.abs((listening?.atMs ?? 0) - (opened?.atMs ?? 0) - (listening?.ms ?? -9)),
+    ).toBeLessThanOrEqual(1);
+    // Written once: the marks are gone from the timeline.
+    expect(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('start: '))).toEqual([]);
+  });
+});
