@@ -109,6 +109,8 @@ export const ledgerReferralSchema = z.strictObject({
   author: id,
   mana: int,
   referee: id,
+  /** The rules in force when the referral was made (its reward was fixed then). */
+  rulesVersion: checked(z.number(), z.int(), z.gte(1)),
   type: z.literal('referral'),
 });
 
