@@ -165,9 +165,10 @@ export const operatorActions = {
       .join('\n');
   }),
   'mana.rebuild': action(none, true, async ({ db }) => {
-    const { version, rules } = await activeRules(db);
+    const active = await activeRules(db);
+    const { version } = active;
     const started = Date.now();
-    const authors = await rebuildAllTotals(db, rules, new Date());
+    const authors = await rebuildAllTotals(db, active, new Date());
     return `Rebuilt the totals of ${authors} authors with rules v${version} in ${Date.now() - started} ms.`;
   }),
   'db.seed': action(none, true, async ({ db }) => {
