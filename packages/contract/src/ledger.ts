@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { socialNetworkSchema } from './networks';
 
 /**
  * The weekly ledger, format `manaboard-ledger/1` (docs/ledger-format.md): canonical JSON lines that the server
@@ -55,7 +56,7 @@ export const ledgerHeaderSchema = z.strictObject({
   edition: checked(z.number(), z.int(), z.gte(1)),
   format: z.literal(LEDGER_FORMAT),
   from: time,
-  network: z.enum(['bluesky', 'x']),
+  network: socialNetworkSchema,
   rules: z.array(
     z.strictObject({
       hash: sha256,
@@ -173,7 +174,7 @@ export type LedgerIndexEntry = z.infer<typeof ledgerIndexEntrySchema>;
 
 export const ledgerIndexResponseSchema = z.object({
   success: z.literal(true),
-  data: z.object({ network: z.enum(['bluesky', 'x']), weeks: z.array(ledgerIndexEntrySchema) }),
+  data: z.object({ network: socialNetworkSchema, weeks: z.array(ledgerIndexEntrySchema) }),
 });
 export type LedgerIndexResponse = z.infer<typeof ledgerIndexResponseSchema>;
 
