@@ -18,6 +18,7 @@ import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
+import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { CsrfTokens } from './modules/identity/csrf';
@@ -228,6 +229,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(programmeRoutes, { db: database.db, onCache: (cache) => (programmeCache = cache) });
+  await app.register(ledgerRoutes, {
+    db: database.db,
+    kind: database.kind,
+    network: config.socialNetwork,
+    now: clock.now,
+    publicOrigin: config.publicOrigin,
+  });
   await app.register(publicConfigRoutes, {
     socialNetwork: linking.network.name,
     simulated: network.simulatedX,

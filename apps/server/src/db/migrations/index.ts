@@ -17,6 +17,7 @@ import * as m0016 from './0016-stream-progress';
 import * as m0017 from './0017-post-missing-since';
 import * as m0018 from './0018-official-accounts';
 import * as m0019 from './0019-traceable-records';
+import * as m0021 from './0021-ledgers';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0017-post-missing-since': m0017,
   '0018-official-accounts': m0018,
   '0019-traceable-records': m0019,
+  '0021-ledgers': m0021,
 };
