@@ -19,6 +19,7 @@ const endpointOf: Record<JobName, XEndpoint | null> = {
   settle: 'retweeted_by',
   totals: null,
   fairness: null,
+  ledger: null,
 };
 
 /** The app-token endpoints whose rate-limit windows the metrics show. */
@@ -67,7 +68,15 @@ export async function createWorkerRuntime(options: WorkerRuntimeOptions): Promis
   };
   const memberToken = (accountId: string) => memberAccessToken(linking, accountId);
   const worker = new Worker(
-    { db: database.db, network: x.network, clock, log, memberToken },
+    {
+      db: database.db,
+      network: x.network,
+      clock,
+      log,
+      memberToken,
+      // X has no publication: the console shows the text to post by hand.
+      ledger: { publicOrigin: config.publicOrigin, databaseKind: database.kind },
+    },
     {
       databaseKind: database.kind,
       ...(config.workerIntervalSeconds ? { intervalSeconds: config.workerIntervalSeconds } : {}),

@@ -5,6 +5,7 @@ import { interactionsJob } from './interactions.job';
 import { settleJob } from './settle.job';
 import { totalsJob } from './totals.job';
 import { fairnessJob } from './fairness.job';
+import { ledgerJob } from './ledger.job';
 
 export const jobs: Record<JobName, Job> = {
   search: searchJob,
@@ -13,6 +14,7 @@ export const jobs: Record<JobName, Job> = {
   settle: settleJob,
   totals: totalsJob,
   fairness: fairnessJob,
+  ledger: ledgerJob,
 };
 
 /** Something only the leader runs besides the scheduled jobs (an event-stream consumer). */

@@ -13,6 +13,8 @@ export const defaultSchedule: Record<JobName, string> = {
   totals: '20 * * * * *',
   // Reads only stored data; hourly is plenty for advice an operator reviews.
   fairness: '41 * * * *',
+  // Weeks close days after they end; publication retries back off for minutes to hours.
+  ledger: '*/10 * * * *',
 };
 
 /** One job as the leader schedules it: its pattern as the operator reads it, and when it next runs. */

@@ -9,7 +9,7 @@ import type { OfficialHandleRule } from '../../social/social-network';
  * likes, reposts, replies, quotes and deletions); refresh reconciles counts from getPosts, settle re-checks
  * interactions with official posts (likes, reposts and replies are public), totals and fairness as everywhere.
  */
-export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness'];
+export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness', 'ledger'];
 
 /**
  * How long Bluesky's relay keeps events to replay from a cursor. Assumed conservatively (the relay's replay window

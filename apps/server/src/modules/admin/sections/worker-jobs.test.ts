@@ -74,6 +74,7 @@ const grids: Record<string, { periodMs: number; offsetMs: number }> = {
   settle: { periodMs: 60 * MINUTE, offsetMs: 7 * MINUTE },
   totals: { periodMs: MINUTE, offsetMs: 20_000 },
   fairness: { periodMs: 60 * MINUTE, offsetMs: 41 * MINUTE },
+  ledger: { periodMs: 10 * MINUTE, offsetMs: 0 },
 };
 
 function expectScheduled(jobs: Job[], window: { from: number; to: number }) {
@@ -98,7 +99,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     t = undefined;
   });
 
-  it('on X: all six jobs right after start, none that is not a job, "paused" while paused, and due again after a resume', async () => {
+  it('on X: all seven jobs right after start, none that is not a job, "paused" while paused, and due again after a resume', async () => {
     const x = await startLinkingTest(kind, { ADMIN_ACCOUNTS: 'news_desk' });
     t = x;
     const admin = await signedInAdmin(x, 'news_desk');
@@ -113,6 +114,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
       'settle',
       'totals',
       'fairness',
+      'ledger',
     ]);
     // Computed from the schedule at 12:03:30, before any job ran.
     expect(Object.fromEntries(fresh.jobs.map((j) => [j.job, j.nextRunAt]))).toEqual({
@@ -122,6 +124,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
       settle: '2026-11-22T12:07:00.000Z',
       totals: '2026-11-22T12:04:20.000Z',
       fairness: '2026-11-22T12:41:00.000Z',
+      ledger: '2026-11-22T12:10:00.000Z',
     });
     expect(fresh.jobs.every((j) => j.lastRunAt === null && j.callsSpent === 0)).toBe(true);
     expect(fresh.jobs.find((j) => j.job === 'refresh')?.schedule).toBe('*/15 * * * *');
@@ -131,7 +134,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     await pause(x, admin, true);
     const paused = await status(x, admin);
     expect(paused.paused).toBe(true);
-    expect(paused.jobs.map((j) => j.nextRunAt)).toEqual(Array(6).fill(null));
+    expect(paused.jobs.map((j) => j.nextRunAt)).toEqual(Array(7).fill(null));
     expect(paused.jobs.find((j) => j.job === 'totals')).toMatchObject({
       lastRunAt: ranAt.toISOString(),
       lastDurationMs: 1_000,
@@ -144,13 +147,13 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     x.world.clock.advance(25 * MINUTE);
     await pause(x, admin, false);
     const resumed = await status(x, admin);
-    expect(resumed.jobs).toHaveLength(6);
+    expect(resumed.jobs).toHaveLength(7);
     const now = x.world.clock.now();
     expectScheduled(resumed.jobs, { from: now, to: now });
     expect(resumed.jobs.find((j) => j.job === 'totals')?.lastRunAt).toBe(ranAt.toISOString());
   }, 120_000);
 
-  it('on Bluesky (no stream needed: the list is the schedule): refresh, settle, totals and fairness, paused, resumed', async () => {
+  it('on Bluesky (no stream needed: the list is the schedule): refresh, settle, totals, fairness and ledger, paused, resumed', async () => {
     const bsky = await buildTestApp(kind, {
       SOCIAL_NETWORK: 'bluesky',
       ADMIN_ACCOUNTS: 'ops.test',
@@ -164,17 +167,17 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
 
     const { data: fresh, window } = await timedStatus(bsky, admin);
     expect(fresh.usage.kind).toBe('stream');
-    expect(fresh.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness']);
+    expect(fresh.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness', 'ledger']);
     expectScheduled(fresh.jobs, window);
     expect(fresh.jobs.find((j) => j.job === 'settle')?.lastRunAt).toBe(
       new Date(started - 3 * 60 * MINUTE).toISOString(),
     );
 
     await pause(bsky, admin, true);
-    expect((await status(bsky, admin)).jobs.map((j) => j.nextRunAt)).toEqual(Array(4).fill(null));
+    expect((await status(bsky, admin)).jobs.map((j) => j.nextRunAt)).toEqual(Array(5).fill(null));
     await pause(bsky, admin, false);
     const { data: resumed, window: later } = await timedStatus(bsky, admin);
-    expect(resumed.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness']);
+    expect(resumed.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness', 'ledger']);
     expectScheduled(resumed.jobs, later);
   }, 120_000);
 });
