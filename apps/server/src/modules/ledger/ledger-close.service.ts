@@ -16,10 +16,10 @@ export const STALE_BUILD_MS = 10 * 60_000;
 /** Weeks closed per run at most (a programme catching up on many weeks spreads them over a few runs). */
 const WEEKS_PER_RUN = 8;
 
+/** The database a ledger is read from, and its kind (a snapshot where it has them). */
 export type LedgerContext = {
   db: Kysely<Database>;
   kind: 'pglite' | 'postgres';
-  network: NetworkName;
 };
 
 /**
@@ -39,7 +39,10 @@ export type CloseOutcome = { closed: StoredEdition[]; waiting: string | null };
  * one edition, and a build that died is dropped and done again. Stops at the first week that must still wait
  * (`waiting` says which), or when the data moved under a build (it is tried again next run).
  */
-export async function closeWeeks(context: LedgerContext, now: Date): Promise<CloseOutcome> {
+export async function closeWeeks(
+  context: LedgerContext & { network: NetworkName },
+  now: Date,
+): Promise<CloseOutcome> {
   const { db } = context;
   await store.dropStaleBuilds(db, new Date(now.getTime() - STALE_BUILD_MS));
   const first = await firstPostAt(db);

@@ -59,7 +59,7 @@ const afterHeader = (text: string) => text.slice(text.indexOf('\n') + 1);
 
 describe.each(testDatabaseKinds())('the weekly ledger over HTTP (%s)', (kind) => {
   let h: TestApp;
-  let context: LedgerContext;
+  let context: LedgerContext & { network: 'x' };
   beforeAll(async () => {
     h = await buildTestApp(kind);
     context = { db: h.database.db, kind: h.database.kind, network: 'x' };

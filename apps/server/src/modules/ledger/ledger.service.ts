@@ -8,8 +8,9 @@ import * as store from './ledger-store.repository';
 import { storedBytes } from './ledger-store.service';
 import { ledgerWeek, weekAt, weeksBetween } from './ledger-week';
 import { ledgerText } from './ledger-writer';
+import type { NetworkName } from '../../social/social-network';
 
-export type LedgerDeps = LedgerContext & { now: () => number; publicOrigin: string };
+export type LedgerDeps = LedgerContext & { network: NetworkName; now: () => number; publicOrigin: string };
 
 /** Where an edition is served (and what the published post links to). */
 export function editionUrl(publicOrigin: string, week: string, edition: number): string {
