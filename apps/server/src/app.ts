@@ -203,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       intervalSeconds: config.workerIntervalSeconds,
     }),
     usage: networkUsageSource(config),
+    databaseKind: database.kind,
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();

@@ -49,7 +49,9 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
   });
   // The app account (sealed) publishes each closed week's ledger hash, when it is the first official account.
   const appAccount = config.bluesky.appAccount;
-  const publisher = appAccount ? new BlueskyLedgerPublisher({ account: appAccount }) : undefined;
+  const publisher = appAccount
+    ? new BlueskyLedgerPublisher({ account: appAccount, postUrlBase: config.bluesky.postUrlBase })
+    : undefined;
   const worker = new Worker(
     {
       db: database.db,

@@ -33,6 +33,8 @@ export interface LedgersTable {
   published_uri: Nullable<string>;
   published_cid: Nullable<string>;
   published_at: Nullable<Date, Date | string>;
+  /** Where a person sees the post (the network's web address of it). */
+  published_url: Nullable<string>;
   publish_attempts: ColumnType<number, number | undefined, number>;
   publish_error: Nullable<string>;
   publish_next_at: Nullable<Date, Date | string>;

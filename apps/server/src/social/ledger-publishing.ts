@@ -4,8 +4,8 @@
  * app account's credentials) implements it; without one the console shows the text to post by hand.
  */
 
-/** A post the network holds: its address and content hash, and when it was made. */
-export type PublishedPost = { uri: string; cid: string; at: Date };
+/** A post the network holds: its address and content hash, when it was made, and where a person sees it. */
+export type PublishedPost = { uri: string; cid: string; at: Date; url: string | null };
 
 export type LedgerPublication = {
   /** The post's whole text. */

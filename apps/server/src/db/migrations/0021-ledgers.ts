@@ -34,6 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('published_uri', 'text')
     .addColumn('published_cid', 'text')
     .addColumn('published_at', 'timestamptz')
+    .addColumn('published_url', 'text')
     .addColumn('publish_attempts', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('publish_error', 'text')
     .addColumn('publish_next_at', 'timestamptz')

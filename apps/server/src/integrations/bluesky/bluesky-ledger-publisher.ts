@@ -6,7 +6,7 @@ import {
   type LedgerPublishing,
   type PublishedPost,
 } from '../../social/ledger-publishing';
-import { POST_COLLECTION } from './bluesky-ids';
+import { POST_COLLECTION, postUrl } from './bluesky-ids';
 import { fullOfficialHandle, OFFICIAL_HANDLE_DOMAIN } from './bluesky-reading';
 
 /** Bluesky's limit on a post's text, in graphemes. */
@@ -29,6 +29,8 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
       account: { handle: string; password: Sealed; service: string };
       /** The domain of a bare official name (bsky.social; the local test network's is `test`). */
       officialHandleDomain?: string;
+      /** Where posts are seen on the web (BlueskyConfig.postUrlBase: https://bsky.app). */
+      postUrlBase?: string;
       fetch?: typeof globalThis.fetch;
     },
   ) {}
@@ -64,8 +66,9 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
       throw new PublicationRefusedError(
         `the app account is @${session.handle}, not the programme's first official account @${official}`,
       );
+    const url = (uri: string) => postUrl(this.options.postUrlBase ?? 'https://bsky.app', session.handle, uri);
     const earlier = await this.findEarlier(agent, session.did, publication.marker);
-    if (earlier) return earlier;
+    if (earlier) return { ...earlier, url: url(earlier.uri) };
     const createdAt = new Date().toISOString();
     const start = publication.text.indexOf(publication.link);
     const facets =
@@ -92,11 +95,15 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
         createdAt,
       },
     });
-    return { uri: data.uri, cid: data.cid, at: new Date(createdAt) };
+    return { uri: data.uri, cid: data.cid, at: new Date(createdAt), url: url(data.uri) };
   }
 
   /** The account's own recent post carrying the marker, if an earlier attempt made one. */
-  private async findEarlier(agent: AtpAgent, did: string, marker: string): Promise<PublishedPost | null> {
+  private async findEarlier(
+    agent: AtpAgent,
+    did: string,
+    marker: string,
+  ): Promise<Omit<PublishedPost, 'url'> | null> {
     let cursor: string | undefined;
     for (let page = 0; page < SCAN_PAGES; page++) {
       const { data } = await agent.com.atproto.repo.listRecords({

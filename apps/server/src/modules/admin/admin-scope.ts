@@ -38,6 +38,7 @@ export const adminScope: FastifyPluginAsync<AdminScopeOptions> = async (scope, o
     officialHandles: options.officialHandles,
     schedule: options.schedule,
     usage: options.usage,
+    databaseKind: options.databaseKind,
     afterManaChange: options.afterManaChange,
   };
   app.decorateRequest('admin', null);

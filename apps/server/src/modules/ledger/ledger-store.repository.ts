@@ -179,7 +179,7 @@ export async function duePublications(db: Db, now: Date): Promise<EditionRow[]> 
 export async function markPublished(
   db: Db,
   key: { week: string; edition: number },
-  post: { uri: string; cid: string; at: Date },
+  post: { uri: string; cid: string; at: Date; url: string | null },
 ): Promise<void> {
   await db
     .updateTable('ledgers')
@@ -187,6 +187,7 @@ export async function markPublished(
       published_uri: post.uri,
       published_cid: post.cid,
       published_at: post.at,
+      published_url: post.url,
       publish_error: null,
       publish_next_at: null,
     })
