@@ -18,6 +18,6 @@ export const adminSections: AdminSection[] = [
   adminFairnessRoutes,
   adminWorkerRoutes,
   adminAuditRoutes,
-  adminExportRoutes,
   adminLedgerRoutes,
+  adminExportRoutes,
 ];
