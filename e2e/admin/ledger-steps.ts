@@ -63,8 +63,8 @@ export async function checkLedgerSection(page: Page, origin: string, width: numb
   expect(`sha256:${createHash('sha256').update(bytes).digest('hex')}`).toBe(hash);
 
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  await week.getByRole('button', { name: 'Copy the text of edition 1' }).click();
-  await week.getByRole('button', { name: 'Copied' }).waitFor();
+  await week.getByRole('button', { name: 'Copy text of edition 1' }).click();
+  await week.getByRole('button', { name: 'Copied text of edition 1' }).waitFor();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
 
   await week.getByRole('button', { name: `Check ${name} against the data now` }).click();

@@ -50,7 +50,7 @@ export function Publication({
       </p>
       <pre
         aria-labelledby={textId}
-        className="whitespace-pre-wrap break-all rounded-lg border border-white/10 bg-black/45 p-3 font-mono text-xs text-white"
+        className="whitespace-pre-wrap [overflow-wrap:anywhere] rounded-lg border border-white/10 bg-black/45 p-3 font-mono text-xs text-white"
       >
         {edition.text}
       </pre>
@@ -59,7 +59,7 @@ export function Publication({
           type="button"
           className={button}
           onClick={() => clipboard.copy(edition.text)}
-          aria-label={`Copy the text of edition ${edition.edition}`}
+          aria-label={`${clipboard.copied ? 'Copied' : 'Copy'} text of edition ${edition.edition}`}
         >
           {clipboard.copied ? 'Copied' : 'Copy text'}
         </button>
