@@ -49,7 +49,6 @@ export async function seedMana(
   now: Date,
 ): Promise<{ rebuildMs: number }> {
   const active = await activeRules(db);
-  const { rules } = active;
   const started = performance.now();
   const nowIso = now.toISOString();
   const authorBatch = 50_000;
@@ -152,7 +151,8 @@ export async function openSeeded(seeded: SeededDb, poolSize?: number): Promise<D
       });
 }
 
-async function ensureBenchDatabase(): Promise<void> {
+/** Creates the `bench` database on first use. */
+export async function ensureBenchDatabase(): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_PG_URL });
   await admin.connect();
   try {

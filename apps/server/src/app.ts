@@ -19,6 +19,7 @@ import { storedStreamReading } from './modules/stream-progress/stream-progress.s
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
+import { publishesLedger } from './integrations/ledger-publishing';
 import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { CsrfTokens } from './modules/identity/csrf';
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     usage: networkUsageSource(config),
     databaseKind: database.kind,
+    publishesLedger: publishesLedger(config),
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();

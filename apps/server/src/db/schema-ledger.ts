@@ -27,6 +27,8 @@ export interface LedgersTable {
   created_by: string;
   sha256: Nullable<string>;
   byte_length: BigCount;
+  /** The stored gzip stream's length (the answer's Content-Length when sent as gzip). */
+  gzip_length: BigCount;
   /** The end line's member count and Mana (the publication's text). */
   members: Nullable<number>;
   mana: BigCount;
@@ -40,11 +42,12 @@ export interface LedgersTable {
   publish_next_at: Nullable<Date, Date | string>;
 }
 
-/** A piece of an edition's bytes, gzip'd (about 1 MB before compression). */
+/** A piece of an edition's gzip stream (about 1 MB); the pieces in `seq` order are one gzip file. */
 export interface LedgerChunksTable {
   week: string;
   edition: number;
   seq: number;
   data: Uint8Array;
+  /** How many bytes of text went in since the piece before (for the operator's curiosity). */
   raw_length: number;
 }

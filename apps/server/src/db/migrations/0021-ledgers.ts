@@ -8,8 +8,9 @@ import { sql, type Kysely } from 'kysely';
  *   a crash mid-build leaves a `building` row nobody serves, which the next build deletes. A stored edition is
  *   never rewritten; a correction is the next edition. `published_*` is the official account's post of its hash,
  *   and `publish_*` the retries until it is posted.
- * - `ledger_chunks`: the edition's exact bytes, gzip'd in pieces of about 1 MB (`seq` from 0), so a week of a
- *   million records is stored and served without holding it whole.
+ * - `ledger_chunks`: the edition's exact bytes as one gzip stream cut in pieces of about 1 MB (`seq` from 0): a
+ *   week of a million records is stored and served without holding it whole, and the pieces end to end are the
+ *   gzip answer itself. `gzip_length` on the edition is their total.
  * - `stream_records_ledger_idx`: a post's counted records by kind then address, in code-unit order (collation
  *   "C"), the order the ledger writes them in, so it reads them a page at a time without sorting.
  * - `posts.rules_version` is filled for posts scored before the engine wrote it, with the version in force now
@@ -29,6 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_by', 'text', (col) => col.notNull())
     .addColumn('sha256', 'text')
     .addColumn('byte_length', 'bigint')
+    .addColumn('gzip_length', 'bigint')
     .addColumn('members', 'integer')
     .addColumn('mana', 'bigint')
     .addColumn('published_uri', 'text')

@@ -39,6 +39,7 @@ export const adminScope: FastifyPluginAsync<AdminScopeOptions> = async (scope, o
     schedule: options.schedule,
     usage: options.usage,
     databaseKind: options.databaseKind,
+    publishesLedger: options.publishesLedger,
     afterManaChange: options.afterManaChange,
   };
   app.decorateRequest('admin', null);

@@ -1,27 +1,5 @@
-import { canonicalLine, ledgerRecordKinds, type LedgerLine } from '@manaboard/contract/ledger';
+import { canonicalLine, type LedgerLine } from '@manaboard/contract/ledger';
 import { compareIds } from '../mana/scoring';
-
-/** A record as the ledger reads it (its time already written as the ledger writes times). */
-export type RecordRow = {
-  id: string;
-  kind: 'like' | 'quote' | 'reply' | 'repost';
-  author: string;
-  cid: string | null;
-  createdAt: string;
-};
-
-const kinds: ReadonlySet<string> = new Set(ledgerRecordKinds);
-const json = JSON.stringify;
-
-/**
- * A `record` line, written directly: a week may hold a million of them, and the contract's general encoder
- * (`canonicalLine`, which rebuilds each object with sorted keys) costs several times more. The keys are written in
- * the canonical order by hand; ledger-encode.test.ts holds this to `canonicalLine` on random records.
- */
-export function recordLine(post: string, r: RecordRow): string {
-  if (!kinds.has(r.kind)) throw new Error(`record ${r.id} has an unknown kind ${r.kind}`);
-  return `{"author":${json(r.author)},"cid":${r.cid === null ? 'null' : json(r.cid)},"createdAt":${json(r.createdAt)},"kind":"${r.kind}","post":${json(post)},"type":"record","uri":${json(r.id)}}\n`;
-}
 
 /** Any other line: the contract's canonical encoder. */
 export function line(value: LedgerLine): string {

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/schema';
 import type { LedgerWeek } from './ledger-week';
-import type { RecordRow } from './ledger-encode';
 
 /** A time as the ledger writes it (ISO 8601, UTC, milliseconds), made by the database the same way on both kinds. */
 function isoTime(column: RawBuilder<unknown>): RawBuilder<string> {
@@ -228,6 +227,7 @@ export async function recordCounts(db: Db, posts: readonly string[]): Promise<Ma
     .select(['subject_id', 'kind', (eb) => eb.fn.countAll<string>().as('n')])
     .where('subject_id', 'in', posts)
     .where('state', '=', 'counted')
+    .where('kind', 'in', ['like', 'quote', 'reply', 'repost'])
     .groupBy(['subject_id', 'kind'])
     .execute();
   for (const r of rows) {
@@ -238,53 +238,92 @@ export async function recordCounts(db: Db, posts: readonly string[]): Promise<Ma
   return counts;
 }
 
-const recordColumns = [
-  'id',
-  'kind',
-  'author_id as author',
-  'cid',
-  isoTime(sql`created_at`).as('createdAt'),
-] as const;
+/**
+ * A record's line as the ledger writes it, made by the database: keys in canonical order, each string through
+ * to_json (it escapes as JSON.stringify does: `"`, `\\`, control characters as \u00xx, nothing else), the time
+ * as the ledger writes times, and the newline. A million records are then a million strings the database joins per
+ * post, not a million rows of six values each for the server to take apart and put together again;
+ * ledger-read.repository.test.ts holds it to the contract's canonicalLine.
+ */
+const recordLineSql = sql<string>`'{"author":' || to_json(author_id)::text
+  || ',"cid":' || coalesce(to_json(cid)::text, 'null')
+  || ',"createdAt":"' || ${isoTime(sql`created_at`)}
+  || '","kind":"' || kind || '","post":' || to_json(subject_id)::text
+  || ',"type":"record","uri":' || to_json(id)::text || E'}\n'`;
 
-/** The counted records of a few posts at once (a bounded number, known from recordCounts), by kind then address. */
-export async function recordsOf(
+const kinds = sql`kind in ('like', 'quote', 'reply', 'repost')`;
+const perKind = sql`count(*) filter (where kind = 'like') as like, count(*) filter (where kind = 'quote') as quote,
+  count(*) filter (where kind = 'reply') as reply, count(*) filter (where kind = 'repost') as repost`;
+
+type CountsRow = {
+  like: string | number;
+  quote: string | number;
+  reply: string | number;
+  repost: string | number;
+};
+const countsOf = (r: CountsRow): RecordCounts => ({
+  like: Number(r.like),
+  quote: Number(r.quote),
+  reply: Number(r.reply),
+  repost: Number(r.repost),
+});
+
+/**
+ * The counted records of a few posts at once, one row per post that has any: how many of each kind, and their
+ * lines in the ledger's order (kind, then address in code-unit order) as one text; the text is left out (null)
+ * of a post with more than `cap` records, which is then read a page at a time.
+ */
+export async function recordTexts(
   db: Db,
   posts: readonly string[],
-): Promise<Array<RecordRow & { subject: string }>> {
+  cap: number,
+): Promise<Array<{ post: string; counts: RecordCounts; text: string | null }>> {
   if (posts.length === 0) return [];
-  return db
-    .selectFrom('stream_records')
-    .select([...recordColumns, 'subject_id as subject'])
-    .where('subject_id', 'in', posts)
-    .where('state', '=', 'counted')
-    .orderBy('kind')
-    .orderBy(sql`id collate "C"`)
-    .execute();
+  const { rows } = await sql<CountsRow & { subject: string; text: string | null }>`
+    select subject_id as subject, ${perKind},
+      case when count(*) <= ${cap} then string_agg(${recordLineSql}, '' order by kind, id collate "C") end as text
+    from stream_records
+    where subject_id in (${sql.join([...posts])}) and state = 'counted' and ${kinds}
+    group by subject_id
+  `.execute(db);
+  return rows.map((r) => ({ post: r.subject, counts: countsOf(r), text: r.text }));
 }
 
+export type RecordPage = {
+  text: string;
+  counts: RecordCounts;
+  size: number;
+  last: { kind: string; id: string };
+};
+
 /** One page of a post's counted records after (kind, id), in the ledger's order: keyset, never an offset. */
-export async function recordsPage(
+export async function recordPage(
   db: Db,
   post: string,
-  after: { kind: RecordRow['kind']; id: string } | null,
+  after: { kind: string; id: string } | null,
   limit: number,
-): Promise<RecordRow[]> {
-  let query = db
-    .selectFrom('stream_records')
-    .select(recordColumns)
-    .where('subject_id', '=', post)
-    .where('state', '=', 'counted');
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('kind', '>', after.kind),
-        eb.and([eb('kind', '=', after.kind), eb(sql`id collate "C"`, '>', after.id)]),
-      ]),
-    );
-  }
-  return query
-    .orderBy('kind')
-    .orderBy(sql`id collate "C"`)
-    .limit(limit)
-    .execute();
+): Promise<RecordPage | null> {
+  const from = after
+    ? sql`and (kind > ${after.kind} or (kind = ${after.kind} and id collate "C" > ${after.id}))`
+    : sql``;
+  const { rows } = await sql<
+    CountsRow & { text: string; size: string | number; last_kind: string; last_id: string }
+  >`
+    select string_agg(line, '' order by kind, id collate "C") as text, ${perKind}, count(*) as size,
+      (array_agg(kind order by kind desc, id collate "C" desc))[1] as last_kind,
+      (array_agg(id order by kind desc, id collate "C" desc))[1] as last_id
+    from (
+      select kind, id, ${recordLineSql} as line from stream_records
+      where subject_id = ${post} and state = 'counted' and ${kinds} ${from}
+      order by kind, id collate "C" limit ${limit}
+    ) as page
+  `.execute(db);
+  const row = rows[0];
+  if (!row || Number(row.size) === 0) return null;
+  return {
+    text: row.text,
+    counts: countsOf(row),
+    size: Number(row.size),
+    last: { kind: row.last_kind, id: row.last_id },
+  };
 }

@@ -73,7 +73,7 @@ export async function appendChunk(
 export async function finishEdition(
   db: Kysely<Database>,
   key: { week: string; edition: number },
-  done: { sha256: string; byteLength: number; members: number; mana: number; now: Date },
+  done: { sha256: string; byteLength: number; gzipLength: number; members: number; mana: number; now: Date },
   audit?: AuditEntry,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -83,6 +83,7 @@ export async function finishEdition(
         state: 'stored',
         sha256: done.sha256,
         byte_length: done.byteLength,
+        gzip_length: done.gzipLength,
         members: done.members,
         mana: done.mana,
         updated_at: done.now,

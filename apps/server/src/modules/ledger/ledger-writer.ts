@@ -1,15 +1,8 @@
 import { LEDGER_FORMAT, type LedgerEnd } from '@manaboard/contract/ledger';
 import type { Db } from '../../db/schema';
-import {
-  compareCodeUnits,
-  compareInteractions,
-  compareMembers,
-  comparePosts,
-  compareReferrals,
-  line,
-  recordLine,
-} from './ledger-encode';
+import { compareInteractions, compareMembers, comparePosts, compareReferrals, line } from './ledger-encode';
 import * as read from './ledger-read.repository';
+import { noRecords, postsWithRecords, type Counts } from './ledger-records';
 import { ledgerRulesEntry } from './ledger-rules';
 import type { LedgerWeek } from './ledger-week';
 import type { NetworkName } from '../../social/social-network';
@@ -42,11 +35,7 @@ const MEMBER_BATCH = 200;
 /** Records read per query: small posts share one, a large post is read a page at a time. */
 export const RECORD_PAGE = 5_000;
 /** Text handed on at a time. */
-const FLUSH_AT = 64 * 1024;
-
-type Counts = read.RecordCounts;
-const noRecords: Counts = { like: 0, quote: 0, reply: 0, repost: 0 };
-const total = (c: Counts) => c.like + c.quote + c.reply + c.repost;
+const FLUSH_AT = 256 * 1024;
 
 function groupBy<T extends { author: string }>(rows: readonly T[]): Map<string, T[]> {
   const by = new Map<string, T[]>();
@@ -58,26 +47,11 @@ function groupBy<T extends { author: string }>(rows: readonly T[]): Map<string, 
   return by;
 }
 
-/** Checks the records of a post come in the format's order and as many of each kind as were counted. */
-class RecordCheck {
-  private last: { kind: string; id: string } | null = null;
-  private readonly seen: Counts = { ...noRecords };
-  constructor(
-    private readonly post: string,
-    private readonly expected: Counts,
-  ) {}
-  add(r: { kind: keyof Counts; id: string }): void {
-    const last = this.last;
-    if (last && (compareCodeUnits(last.kind, r.kind) || compareCodeUnits(last.id, r.id)) >= 0)
-      throw new Error(`records of ${this.post} are not in code-unit order at ${r.id}`);
-    this.last = { kind: r.kind, id: r.id };
-    this.seen[r.kind]++;
-  }
-  done(): void {
-    for (const kind of ['like', 'quote', 'reply', 'repost'] as const)
-      if (this.seen[kind] !== this.expected[kind])
-        throw new LedgerMovedError(`the ${kind} records of ${this.post} changed while the ledger was read`);
-  }
+/** The record lines of a post must be as many of each kind as were counted before they were read. */
+function checkCounts(post: string, expected: Counts, seen: Counts): void {
+  for (const kind of ['like', 'quote', 'reply', 'repost'] as const)
+    if (seen[kind] !== expected[kind])
+      throw new LedgerMovedError(`the ${kind} records of ${post} changed while the ledger was read`);
 }
 
 /**
@@ -117,17 +91,15 @@ export async function* ledgerText(
   for (let start = 0; start < members.length; start += MEMBER_BATCH) {
     const batch = members.slice(start, start + MEMBER_BATCH);
     const ids = batch.map((m) => m.author);
-    const posts = await read.weekPosts(db, ids, plan.week, plan.activeVersion);
-    const postsOf = groupBy(posts);
+    const postsOf = groupBy(await read.weekPosts(db, ids, plan.week, plan.activeVersion));
     const referralsOf = groupBy(await read.weekReferrals(db, ids, plan.week));
     const interactionsOf = groupBy(await read.weekInteractions(db, ids, plan.week));
-    const counts = await read.recordCounts(
-      db,
-      posts.map((p) => p.post),
-    );
+    const ownPosts = batch.map((m) => (postsOf.get(m.author) ?? []).sort(comparePosts));
+    // The batch's posts in the document's order: their records are read a page of records at a time.
+    const records = postsWithRecords(db, ownPosts.flat(), pageSize);
 
     for (const [i, member] of batch.entries()) {
-      const own = (postsOf.get(member.author) ?? []).sort(comparePosts);
+      const own = ownPosts[i] ?? [];
       const referrals = (referralsOf.get(member.author) ?? []).sort(compareReferrals);
       const interactions = (interactionsOf.get(member.author) ?? []).sort(compareInteractions);
       const sum = [...own, ...referrals, ...interactions].reduce((s, l) => s + l.mana, 0);
@@ -144,89 +116,43 @@ export async function* ledgerText(
       end.members++;
       end.mana += member.mana;
 
-      let k = 0;
-      while (k < own.length) {
-        // Small posts share one read of their records; a large one is read alone, a page at a time.
-        const group: read.PostRow[] = [];
-        let size = 0;
-        for (; k < own.length; k++) {
-          const n = total(counts.get((own[k] as read.PostRow).post) ?? noRecords);
-          if (group.length > 0 && size + n > pageSize) break;
-          group.push(own[k] as read.PostRow);
-          size += n;
-          if (n > pageSize) {
-            k++;
-            break;
-          }
-        }
-        const large = size > pageSize;
-        const rows = large
-          ? []
-          : await read.recordsOf(
-              db,
-              group.filter((p) => counts.has(p.post)).map((p) => p.post),
-            );
-        const recordsOf = new Map<string, typeof rows>();
-        for (const r of rows) {
-          const list = recordsOf.get(r.subject);
-          if (list) list.push(r);
-          else recordsOf.set(r.subject, [r]);
-        }
-        for (const p of group) {
-          const c = counts.get(p.post) ?? noRecords;
-          const notTraceable = {
-            likes: Math.max(0, p.likes - c.like),
-            quotes: Math.max(0, p.quotes - c.quote),
-            replies: Math.max(0, p.replies - c.reply),
-            reposts: Math.max(0, p.reposts - c.repost),
-          };
-          out += line({
-            author: p.author,
-            counts: { likes: p.likes, quotes: p.quotes, replies: p.replies, reposts: p.reposts },
-            createdAt: p.createdAt,
-            mana: p.mana,
-            multiplier: p.multiplier,
-            notTraceable,
-            overDailyLimit: p.overDailyLimit,
-            post: p.post,
-            rulesVersion: p.rulesVersion,
-            status: p.status,
-            type: 'post',
-          });
-          end.posts++;
-          end.notTraceable +=
-            notTraceable.likes + notTraceable.quotes + notTraceable.replies + notTraceable.reposts;
-          const check = new RecordCheck(p.post, c);
-          if (large) {
-            let after: { kind: keyof Counts; id: string } | null = null;
-            for (;;) {
-              const page = await read.recordsPage(db, p.post, after, pageSize);
-              for (const r of page) {
-                check.add(r);
-                out += recordLine(p.post, r);
-                if (out.length >= FLUSH_AT) {
-                  yield out;
-                  out = '';
-                }
-              }
-              end.records += page.length;
-              const last = page.at(-1);
-              if (!last || page.length < pageSize) break;
-              after = { kind: last.kind, id: last.id };
-            }
-          } else {
-            for (const r of recordsOf.get(p.post) ?? []) {
-              check.add(r);
-              out += recordLine(p.post, r);
-              end.records++;
-            }
-          }
-          check.done();
+      for (const expectedPost of own) {
+        const next = await records.next();
+        if (next.done || next.value.post !== expectedPost) throw new Error('records came out of order');
+        const { post: p, counts: c } = next.value;
+        const notTraceable = {
+          likes: Math.max(0, p.likes - c.like),
+          quotes: Math.max(0, p.quotes - c.quote),
+          replies: Math.max(0, p.replies - c.reply),
+          reposts: Math.max(0, p.reposts - c.repost),
+        };
+        out += line({
+          author: p.author,
+          counts: { likes: p.likes, quotes: p.quotes, replies: p.replies, reposts: p.reposts },
+          createdAt: p.createdAt,
+          mana: p.mana,
+          multiplier: p.multiplier,
+          notTraceable,
+          overDailyLimit: p.overDailyLimit,
+          post: p.post,
+          rulesVersion: p.rulesVersion,
+          status: p.status,
+          type: 'post',
+        });
+        end.posts++;
+        end.notTraceable +=
+          notTraceable.likes + notTraceable.quotes + notTraceable.replies + notTraceable.reposts;
+        const seen = { ...noRecords };
+        for await (const piece of next.value.pieces()) {
+          out += piece.text;
+          for (const kind of ['like', 'quote', 'reply', 'repost'] as const) seen[kind] += piece.counts[kind];
+          end.records += piece.counts.like + piece.counts.quote + piece.counts.reply + piece.counts.repost;
           if (out.length >= FLUSH_AT) {
             yield out;
             out = '';
           }
         }
+        checkCounts(p.post, c, seen);
       }
       for (const r of referrals) {
         const { at, author, mana, referee, rulesVersion } = r;

@@ -109,6 +109,10 @@ describe.each(testDatabaseKinds())('the weekly ledger over HTTP (%s)', (kind) =>
     expect(end.records).toBeGreaterThan(0);
     expect(end.notTraceable).toBeGreaterThan(0);
     expect(header.rules.map((r) => r.version)).toEqual([1, 2]);
+    // Compressed as asked, gzip first (the fastest to make of the two).
+    const zipped = await get('/api/ledger/2026-W40', { 'accept-encoding': 'br, gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(response.body);
   });
 
   it('closes each week once nothing in it can move, storing exactly what the open route served, and serves it byte for byte', async () => {

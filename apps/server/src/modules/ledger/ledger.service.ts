@@ -5,7 +5,7 @@ import type { LedgerContext } from './ledger-close.service';
 import { firstPostAt } from './ledger-read.repository';
 import { inSnapshot } from './ledger-snapshot';
 import * as store from './ledger-store.repository';
-import { storedBytes } from './ledger-store.service';
+import { storedBytes, storedGzip } from './ledger-store.service';
 import { ledgerWeek, weekAt, weeksBetween } from './ledger-week';
 import { ledgerText } from './ledger-writer';
 import type { NetworkName } from '../../social/social-network';
@@ -19,7 +19,13 @@ export function editionUrl(publicOrigin: string, week: string, edition: number):
 
 /** A document of the ledger: a stored edition's exact bytes, or the open week written as it stands. */
 export type LedgerDocument =
-  | { kind: 'stored'; edition: store.EditionRow & { sha256: string }; body: AsyncIterable<Buffer> }
+  | {
+      kind: 'stored';
+      edition: store.EditionRow & { sha256: string };
+      /** The stored gzip stream as it is (for a client that takes gzip), or the bytes themselves. */
+      gzip: () => AsyncIterable<Buffer>;
+      bytes: () => AsyncIterable<Buffer>;
+    }
   | { kind: 'open'; body: AsyncIterable<string> };
 
 function stored(deps: LedgerDeps, row: store.EditionRow): LedgerDocument {
@@ -27,7 +33,8 @@ function stored(deps: LedgerDeps, row: store.EditionRow): LedgerDocument {
   return {
     kind: 'stored',
     edition: { ...row, sha256: row.sha256 },
-    body: storedBytes(deps.db, { week: row.week, edition: row.edition }),
+    gzip: () => storedGzip(deps.db, { week: row.week, edition: row.edition }),
+    bytes: () => storedBytes(deps.db, { week: row.week, edition: row.edition }),
   };
 }
 

@@ -18,12 +18,10 @@ import type { AdminSectionOptions } from '../admin-section-options';
  */
 export const adminLedgerRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = async (
   app,
-  { db, config, now, databaseKind },
+  { db, config, now, databaseKind, publishesLedger: automatic },
 ) => {
   const context = { db, kind: databaseKind };
   const deps = { ...context, network: config.socialNetwork, now, publicOrigin: config.publicOrigin };
-  // The worker posts the hash only where the network's adapter can, with the app account's credentials.
-  const automatic = config.socialNetwork === 'bluesky' && config.bluesky.appAccount !== undefined;
 
   app.get('/ledger', { schema: { response: { 200: adminLedgerResponseSchema } } }, async () => ({
     success: true as const,
