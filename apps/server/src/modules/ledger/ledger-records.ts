@@ -1,7 +1,8 @@
 import type { Db } from '../../db/schema';
-import * as read from './ledger-read.repository';
+import type * as read from './ledger-read.repository';
+import * as records from './ledger-records.repository';
 
-export type Counts = read.RecordCounts;
+export type Counts = records.RecordCounts;
 export const noRecords: Counts = { like: 0, quote: 0, reply: 0, repost: 0 };
 
 /** A piece of a post's record lines, with how many of each kind it holds. */
@@ -52,7 +53,7 @@ function paged(db: Db, post: read.PostRow, counts: Counts, pageSize: number): Po
     pieces: async function* () {
       let after: { kind: string; id: string } | null = null;
       for (;;) {
-        const page = await read.recordPage(db, post.post, after, pageSize);
+        const page = await records.recordPage(db, post.post, after, pageSize);
         if (!page) return;
         yield { text: page.text, counts: page.counts };
         if (page.size < pageSize) return;
@@ -66,12 +67,12 @@ function paged(db: Db, post: read.PostRow, counts: Counts, pageSize: number): Po
 async function readGroup(db: Db, group: Group, pageSize: number): Promise<PostRecords[]> {
   if (group.large) {
     const post = group.posts[0] as read.PostRow;
-    const counts = (await read.recordCounts(db, [post.post])).get(post.post) ?? noRecords;
+    const counts = (await records.recordCounts(db, [post.post])).get(post.post) ?? noRecords;
     return [paged(db, post, counts, pageSize)];
   }
   const ids = group.posts.filter((p) => expected(p) > 0).map((p) => p.post);
   // Records far beyond a post's counts would be a counting fault: such a post is paged like a large one.
-  const texts = new Map((await read.recordTexts(db, ids, pageSize * 2)).map((t) => [t.post, t]));
+  const texts = new Map((await records.recordTexts(db, ids, pageSize * 2)).map((t) => [t.post, t]));
   return group.posts.map((post) => {
     const found = texts.get(post.post);
     if (!found) return { post, counts: noRecords, pieces: async function* () {} };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalLine } from '@manaboard/contract/ledger';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
-import { recordPage, recordTexts } from './ledger-read.repository';
+import { recordPage, recordTexts } from './ledger-records.repository';
 
 /** Text a JSON encoder must escape or keep: quotes, backslashes, control characters, and beyond ASCII. */
 const nasty = [
