@@ -22,6 +22,7 @@ export const commands = [
   'announcements',
   'x-usage',
   'mana-rebuild',
+  'ledger',
   'mana',
   'doctor',
 ];

@@ -48,7 +48,7 @@ export async function seedMana(
   size: SeedSize,
   now: Date,
 ): Promise<{ rebuildMs: number }> {
-  const { rules } = await activeRules(db);
+  const active = await activeRules(db);
   const started = performance.now();
   const nowIso = now.toISOString();
   const authorBatch = 50_000;
@@ -100,7 +100,7 @@ export async function seedMana(
   log(`rows generated in ${((performance.now() - started) / 1000).toFixed(1)} s; computing every total…`);
   const rebuildStarted = performance.now();
   let reported = performance.now();
-  const authors = await rebuildAllTotals(db, rules, now, (done) => {
+  const authors = await rebuildAllTotals(db, active, now, (done) => {
     if (performance.now() - reported < 10_000) return;
     reported = performance.now();
     log(`totals: ${done} authors done (${((reported - rebuildStarted) / 1000).toFixed(0)} s)`);
@@ -151,7 +151,8 @@ export async function openSeeded(seeded: SeededDb, poolSize?: number): Promise<D
       });
 }
 
-async function ensureBenchDatabase(): Promise<void> {
+/** Creates the `bench` database on first use. */
+export async function ensureBenchDatabase(): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_PG_URL });
   await admin.connect();
   try {

@@ -8,7 +8,7 @@ import { openConsoleSection } from './open-section';
 const jobsHeading = (page: Page) => page.getByRole('heading', { name: 'Jobs', level: 2 });
 
 /** The demo runs on X: every job of X's schedule is listed, each with a next run (or "paused"). */
-const X_JOBS = ['search', 'refresh', 'interactions', 'settle', 'totals', 'fairness'];
+const X_JOBS = ['search', 'refresh', 'interactions', 'settle', 'totals', 'fairness', 'ledger'];
 
 /** The Next run of each job as shown at this width (the table from 1024 px, the cards below). */
 async function nextRuns(page: Page, width: number): Promise<string[]> {

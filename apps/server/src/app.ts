@@ -21,6 +21,8 @@ import { storedStreamReading } from './modules/stream-progress/stream-progress.s
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
+import { ledgerRoutes } from './modules/ledger/ledger.routes';
+import { publishesLedger } from './integrations/ledger-publishing';
 import { programmeRoutes, type ProgrammeCache } from './modules/programme/programme.routes';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { CsrfTokens } from './modules/identity/csrf';
@@ -212,6 +214,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       intervalSeconds: config.workerIntervalSeconds,
     }),
     usage: networkUsageSource(config, database.db),
+    databaseKind: database.kind,
+    publishesLedger: publishesLedger(config),
     afterManaChange: async () => {
       await deps.afterManaChange?.();
       leaderboardCache?.invalidate();
@@ -245,6 +249,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
   });
   await app.register(programmeRoutes, { db: database.db, onCache: (cache) => (programmeCache = cache) });
+  await app.register(ledgerRoutes, {
+    db: database.db,
+    kind: database.kind,
+    network: config.socialNetwork,
+    now: clock.now,
+    publicOrigin: config.publicOrigin,
+  });
   await app.register(publicConfigRoutes, {
     socialNetwork: linking.network.name,
     simulated: network.simulatedX,

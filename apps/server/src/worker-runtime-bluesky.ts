@@ -1,5 +1,6 @@
 import { BLUESKY_JOBS, createBlueskyStreaming } from './bluesky-streaming';
 import { RELAY_REPLAY_MS } from './integrations/bluesky/bluesky-facts';
+import { BlueskyLedgerPublisher } from './integrations/bluesky/bluesky-ledger-publisher';
 import { systemClock } from './integrations/x/clock';
 import { StreamProgressReporter } from './jobs/stream-progress';
 import { Worker } from './jobs/worker';
@@ -48,8 +49,23 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
     },
     ...(metrics ? { onSkip: (reason) => metrics.countStreamSkip(reason) } : {}),
   });
+  // The app account (sealed) publishes each closed week's ledger hash, when it is the first official account.
+  const appAccount = config.bluesky.appAccount;
+  const publisher = appAccount
+    ? new BlueskyLedgerPublisher({ account: appAccount, postUrlBase: config.bluesky.postUrlBase })
+    : undefined;
   const worker = new Worker(
-    { db: database.db, network: reading.network, clock, log },
+    {
+      db: database.db,
+      network: reading.network,
+      clock,
+      log,
+      ledger: {
+        publicOrigin: config.publicOrigin,
+        databaseKind: database.kind,
+        ...(publisher ? { publisher } : {}),
+      },
+    },
     {
       databaseKind: database.kind,
       jobs: BLUESKY_JOBS,

@@ -21,6 +21,7 @@ const endpointOf: Record<JobName, XEndpoint | null> = {
   totals: null,
   fairness: null,
   trace: null,
+  ledger: null,
 };
 
 /** The app-token endpoints whose rate-limit windows the metrics show. */
@@ -71,7 +72,15 @@ export async function createWorkerRuntime(options: WorkerRuntimeOptions): Promis
   };
   const memberToken = (accountId: string) => memberAccessToken(linking, accountId);
   const worker = new Worker(
-    { db: database.db, network: x.network, clock, log, memberToken },
+    {
+      db: database.db,
+      network: x.network,
+      clock,
+      log,
+      memberToken,
+      // X has no publication: the console shows the text to post by hand.
+      ledger: { publicOrigin: config.publicOrigin, databaseKind: database.kind },
+    },
     {
       databaseKind: database.kind,
       ...(config.workerIntervalSeconds ? { intervalSeconds: config.workerIntervalSeconds } : {}),

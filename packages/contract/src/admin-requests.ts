@@ -125,3 +125,22 @@ export const appealListQuerySchema = z.object({
   offset: z._default(checked(z.coerce.number(), z.int(), z.gte(0)), 0),
 });
 export type AppealListQuery = z.infer<typeof appealListQuerySchema>;
+
+const ledgerWeek = checked(
+  z.string({ error: 'week must be an ISO week such as 2026-W48' }),
+  z.regex(ISO_WEEK_PATTERN, { error: 'week must be an ISO week such as 2026-W48' }),
+);
+
+/** Body of `POST /api/admin/ledger/check`: a closed week. */
+export const adminLedgerWeekBodySchema = z.strictObject({ week: ledgerWeek });
+
+/** Body of `POST /api/admin/ledger/correct`: the week and why (the audit keeps it). */
+export const adminLedgerCorrectBodySchema = z.strictObject({
+  week: ledgerWeek,
+  reason: checked(
+    z.string({ error: 'a correction needs a reason' }),
+    z.trim(),
+    z.minLength(1, 'a correction needs a reason'),
+    z.maxLength(500, 'the reason is at most 500 characters'),
+  ),
+});

@@ -8,7 +8,14 @@ import { freeKeys } from './admin-json';
  * run a job now; pause and resume the worker. Service: modules/worker-control.
  */
 
-export const workerJobNameSchema = z.enum(['search', 'refresh', 'interactions', 'settle', 'totals']);
+export const workerJobNameSchema = z.enum([
+  'search',
+  'refresh',
+  'interactions',
+  'settle',
+  'totals',
+  'ledger',
+]);
 export type WorkerJobName = z.infer<typeof workerJobNameSchema>;
 
 /**

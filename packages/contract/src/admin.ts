@@ -13,4 +13,5 @@ export * from './admin-members';
 export * from './admin-rules';
 export * from './admin-export';
 export * from './admin-worker';
+export * from './admin-ledger';
 export * from './admin-requests';

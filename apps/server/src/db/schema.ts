@@ -20,6 +20,7 @@ import type {
 } from './schema-console';
 import type { EngagementEdgesTable, FairnessFlagsTable } from './schema-fairness';
 import type { OfficialAccountsTable } from './schema-programme';
+import type { LedgerChunksTable, LedgersTable } from './schema-ledger';
 
 export * from './schema-mana';
 export * from './schema-bluesky';
@@ -27,6 +28,7 @@ export * from './schema-admin';
 export * from './schema-console';
 export * from './schema-fairness';
 export * from './schema-programme';
+export * from './schema-ledger';
 
 /** Timestamps are written as Date and read back as Date on both PGlite and pg. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -152,6 +154,8 @@ export interface Database {
   job_run_requests: JobRunRequestsTable;
   engagement_edges: EngagementEdgesTable;
   fairness_flags: FairnessFlagsTable;
+  ledgers: LedgersTable;
+  ledger_chunks: LedgerChunksTable;
 }
 
 /** The database or a transaction on it: what repository functions take, so callers choose atomicity. */

@@ -10,6 +10,7 @@ export const X_JOBS: readonly JobName[] = [
   'settle',
   'totals',
   'fairness',
+  'ledger',
 ];
 
 /** The jobs the worker runs on the configured network (SOCIAL_NETWORK). */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Clock } from '../clock';
 import type { SocialNetwork } from '../social/social-network';
+import type { LedgerPublishing } from '../social/ledger-publishing';
 import type { JobLog, JobName, JobOutcome } from '../job-types';
 
 export type { JobLog, JobName, JobOutcome } from '../job-types';
@@ -17,6 +18,12 @@ export type JobContext = {
    * Absent, likes of official posts are not detected.
    */
   memberToken?: (accountId: string) => Promise<string | undefined>;
+  /**
+   * What the ledger job needs: where the ledger is served (the published post links to it), the database kind (a
+   * snapshot where it has them), and the official account's publisher where the network's adapter can post.
+   * Absent, the ledger job does nothing.
+   */
+  ledger?: { publicOrigin: string; databaseKind: 'pglite' | 'postgres'; publisher?: LedgerPublishing };
 };
 
 /** A worker job: idempotent, safe to run twice, resumable after a crash from its stored cursor. */

@@ -171,8 +171,7 @@ describe.each(testDatabaseKinds())('Mana pipeline (%s)', (kind) => {
     expect(states.filter((st) => st.last_error !== null)).toEqual([]);
     expect(states.find((st) => st.job === 'search')).toMatchObject({ last_run_at: expect.any(Date) });
     expect(states.find((st) => st.job === 'refresh')?.calls_spent).toBeGreaterThan(0);
-    const { rules } = await activeRules(h.database.db);
-    await rebuildAllTotals(h.database.db, rules, new Date(s.world.now()));
+    await rebuildAllTotals(h.database.db, await activeRules(h.database.db), new Date(s.world.now()));
     expect(await leaderboard(h)).toEqual({ ...board, updatedAt: (await leaderboard(h)).updatedAt });
   });
 });

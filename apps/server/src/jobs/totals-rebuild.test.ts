@@ -109,8 +109,7 @@ describe.each(testDatabaseKinds())('incremental totals (%s)', (kind) => {
           }
           await h.worker.runCycle();
           const incremental = await board(h);
-          const { rules } = await activeRules(h.database.db);
-          await rebuildAllTotals(h.database.db, rules, new Date(world.now()));
+          await rebuildAllTotals(h.database.db, await activeRules(h.database.db), new Date(world.now()));
           expect(await board(h)).toEqual(incremental);
         } finally {
           await h.close();

@@ -7,7 +7,7 @@ import {
 } from '../modules/worker-control/worker-control.repository';
 import type { JobLog, JobName, JobOutcome } from './job';
 
-const jobNames: readonly string[] = ['search', 'refresh', 'interactions', 'settle', 'totals'];
+const jobNames: readonly string[] = ['search', 'refresh', 'interactions', 'settle', 'totals', 'ledger'];
 
 /**
  * Whether the operator paused the worker (console or another process: the switch lives in the database). The

@@ -6,6 +6,7 @@ import { settleJob } from './settle.job';
 import { totalsJob } from './totals.job';
 import { fairnessJob } from './fairness.job';
 import { traceJob } from './trace.job';
+import { ledgerJob } from './ledger.job';
 
 export const jobs: Record<JobName, Job> = {
   search: searchJob,
@@ -15,6 +16,7 @@ export const jobs: Record<JobName, Job> = {
   totals: totalsJob,
   fairness: fairnessJob,
   trace: traceJob,
+  ledger: ledgerJob,
 };
 
 /** Something only the leader runs besides the scheduled jobs (an event-stream consumer). */

@@ -15,6 +15,8 @@ export const defaultSchedule: Record<JobName, string> = {
   fairness: '41 * * * *',
   // Five minutes after each refresh: the records behind the counts it raised (stream networks only).
   trace: '5-59/15 * * * *',
+  // Weeks close days after they end; publication retries back off for minutes to hours.
+  ledger: '*/10 * * * *',
 };
 
 /** One job as the leader schedules it: its pattern as the operator reads it, and when it next runs. */

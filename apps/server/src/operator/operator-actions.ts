@@ -1,11 +1,8 @@
 import path from 'node:path';
 import { announcementInputSchema } from '@manaboard/contract/admin';
-import type { PGlite } from '@electric-sql/pglite';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 
 import { backupDatabase } from '../db/backup';
-import type { Database } from '../db/schema';
 import { formatUsageReport, XBudget } from '../integrations/x/x-budget';
 import {
   createAnnouncement,
@@ -21,50 +18,10 @@ import { allStates } from '../modules/mana/ingest-state.repository';
 import { changeRules } from '../modules/mana/rescore.service';
 import { rebuildAllTotals } from '../modules/mana/totals.service';
 import { activeRules } from '../modules/programme/programme.service';
-import type { OfficialHandleRule } from '../social/social-network';
+import { ledgerActions } from './ledger-actions';
+import { action, type OperatorAction } from './operator-action';
 
-/**
- * What an action runs with: the database of whoever owns it (and, for the embedded one, the PGlite instance
- * itself, which alone can dump it), the operator's name and the read cap.
- */
-export type OperatorContext = {
-  db: Kysely<Database>;
-  pglite?: PGlite;
-  actor: string;
-  monthlyReadCap: number | undefined;
-  /** The configured network's rule for official handles (a rules change naming one it cannot have is refused). */
-  officialHandles?: OfficialHandleRule;
-};
-
-/**
- * One operator action: the same code whether the command opened the database itself or the running server (its
- * owner) runs it on the command's behalf. The input is validated here, so the socket trusts nothing it is sent.
- */
-export type OperatorAction = {
-  /** True when it writes: the owner then recomputes totals and drops its cached pages. */
-  writes: boolean;
-  /** False for an action that must see the data as it is (a backup): a command then does not migrate first. */
-  migrates?: boolean;
-  run: (context: OperatorContext, input: unknown) => Promise<string>;
-};
-
-function action<S extends z.ZodType>(
-  schema: S,
-  writes: boolean,
-  run: (context: OperatorContext, input: z.output<S>) => Promise<string>,
-): OperatorAction {
-  return {
-    writes,
-    run: (context, input) => {
-      const parsed = schema.safeParse(input);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
-        return Promise.reject(new Error(`Invalid input: ${problems.join('; ')}`));
-      }
-      return run(context, parsed.data);
-    },
-  };
-}
+export type { OperatorAction, OperatorContext } from './operator-action';
 
 const none = z.object({}).strict();
 
@@ -165,9 +122,10 @@ export const operatorActions = {
       .join('\n');
   }),
   'mana.rebuild': action(none, true, async ({ db }) => {
-    const { version, rules } = await activeRules(db);
+    const active = await activeRules(db);
+    const { version } = active;
     const started = Date.now();
-    const authors = await rebuildAllTotals(db, rules, new Date());
+    const authors = await rebuildAllTotals(db, active, new Date());
     return `Rebuilt the totals of ${authors} authors with rules v${version} in ${Date.now() - started} ms.`;
   }),
   'db.seed': action(none, true, async ({ db }) => {
@@ -190,6 +148,7 @@ export const operatorActions = {
   'x.usage': action(none, false, async ({ db, monthlyReadCap }) => {
     return formatUsageReport(await new XBudget(db, monthlyReadCap).thisMonth());
   }),
+  ...ledgerActions,
 } satisfies Record<string, OperatorAction>;
 
 export type OperatorActionName = keyof typeof operatorActions;

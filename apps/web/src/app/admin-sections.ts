@@ -66,6 +66,15 @@ export const adminSections: readonly AdminSectionEntry[] = [
     ),
   },
   {
+    path: 'ledger',
+    label: 'Ledger',
+    Component: lazy(() =>
+      import('../features/admin-ledger/components/ledger-section').then((m) => ({
+        default: m.LedgerSection,
+      })),
+    ),
+  },
+  {
     path: 'export',
     label: 'Rewards export',
     Component: lazy(() =>

@@ -10,7 +10,14 @@ import type { OfficialHandleRule } from '../../social/social-network';
  * interactions with official posts (likes, reposts and replies are public), totals and fairness as everywhere,
  * trace reads the records behind counts the refresh raised (issue 30).
  */
-export const BLUESKY_JOBS: readonly JobName[] = ['refresh', 'settle', 'totals', 'fairness', 'trace'];
+export const BLUESKY_JOBS: readonly JobName[] = [
+  'refresh',
+  'settle',
+  'totals',
+  'fairness',
+  'trace',
+  'ledger',
+];
 
 /**
  * How long Bluesky's relay keeps events to replay from a cursor. Assumed conservatively (the relay's replay window

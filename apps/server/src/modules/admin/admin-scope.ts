@@ -38,6 +38,8 @@ export const adminScope: FastifyPluginAsync<AdminScopeOptions> = async (scope, o
     officialHandles: options.officialHandles,
     schedule: options.schedule,
     usage: options.usage,
+    databaseKind: options.databaseKind,
+    publishesLedger: options.publishesLedger,
     afterManaChange: options.afterManaChange,
   };
   app.decorateRequest('admin', null);

@@ -25,6 +25,10 @@ export type AdminSectionOptions = {
   schedule: readonly ListedJob[];
   /** The configured network's usage panel (the worker section shows it). */
   usage: NetworkUsageSource;
+  /** Whether the worker posts each closed week's ledger hash itself (else the console shows the text to post). */
+  publishesLedger: boolean;
+  /** The database's kind: the ledger reads a week in one snapshot where the database has them. */
+  databaseKind: 'pglite' | 'postgres';
   /** After a write that changes Mana (disqualify, rules): drop cached pages, rerun totals where a worker runs. */
   afterManaChange: () => Promise<void>;
 };

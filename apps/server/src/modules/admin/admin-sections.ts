@@ -4,6 +4,7 @@ import { adminAppealsRoutes } from './sections/appeals.routes';
 import { adminAuditRoutes } from './sections/audit.routes';
 import { adminFairnessRoutes } from './sections/fairness.routes';
 import { adminExportRoutes } from './sections/export.routes';
+import { adminLedgerRoutes } from './sections/ledger.routes';
 import { adminMembersRoutes } from './sections/members.routes';
 import { adminRulesRoutes } from './sections/rules.routes';
 import { adminWorkerRoutes } from './sections/worker.routes';
@@ -17,5 +18,6 @@ export const adminSections: AdminSection[] = [
   adminFairnessRoutes,
   adminWorkerRoutes,
   adminAuditRoutes,
+  adminLedgerRoutes,
   adminExportRoutes,
 ];

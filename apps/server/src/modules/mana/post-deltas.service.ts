@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { ProgrammeRules } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
+import type { ActiveRules } from '../programme/programme.service';
 import * as authors from './authors.repository';
 import * as deltas from './post-deltas.repository';
 import * as posts from './posts.repository';
@@ -21,9 +21,10 @@ export const DELTA_BATCH = 5000;
  */
 export async function applyQueuedChanges(
   db: Kysely<Database>,
-  rules: ProgrammeRules,
+  active: ActiveRules,
   now: Date,
 ): Promise<number> {
+  const { rules, version } = active;
   let done = 0;
   for (;;) {
     const applied = await db.transaction().execute(async (trx) => {
@@ -39,8 +40,10 @@ export async function applyQueuedChanges(
           continue;
         }
         const mana = q.manaFixed ? q.mana : q.overLimit ? 0 : postMana(q.now, rules.weights, q.multiplier);
-        if (mana !== q.mana || q.final !== q.manaFixed) {
-          scores.push({ id: q.id, mana, overLimit: q.overLimit, multiplier: q.multiplier, fix: q.final });
+        const rulesVersion = q.manaFixed ? q.rulesVersion : version;
+        if (mana !== q.mana || q.final !== q.manaFixed || rulesVersion !== q.rulesVersion) {
+          const { overLimit, multiplier } = q;
+          scores.push({ id: q.id, mana, overLimit, multiplier, fix: q.final, rulesVersion });
         }
         for (const period of ['all', weekKey(q.createdAt)]) {
           const key = `${period} ${q.authorId}`;

@@ -84,11 +84,12 @@ describe.each(testDatabaseKinds())('per-post deltas of the totals job (%s)', (ki
 
   it('equal a full rebuild after any sequence of refreshes, and use the queue for metric-only changes', async () => {
     const db = database.db;
-    const { rules } = await activeRules(db);
+    const active = await activeRules(db);
+    const { rules } = active;
     await fc.assert(
       fc.asyncProperty(fc.array(refresh, { minLength: 1, maxLength: 4 }), async (refreshes) => {
         await seed(db);
-        await recomputeDirtyTotals(db, rules, NOW);
+        await recomputeDirtyTotals(db, active, NOW);
         let step = 0;
         for (const batch of refreshes) {
           step++;
@@ -134,11 +135,11 @@ describe.each(testDatabaseKinds())('per-post deltas of the totals job (%s)', (ki
             { job: 'refresh', value: { step } },
             at,
           );
-          await recomputeDirtyTotals(db, rules, at);
+          await recomputeDirtyTotals(db, active, at);
           expect(await queued(db)).toBe(0);
         }
         const incremental = await ledger(db);
-        await rebuildAllTotals(db, rules, new Date(NOW.getTime() + (step + 1) * HOUR));
+        await rebuildAllTotals(db, active, new Date(NOW.getTime() + (step + 1) * HOUR));
         expect(await ledger(db)).toEqual(incremental);
       }),
       { numRuns: kind === 'pglite' ? 15 : 25 },
@@ -147,9 +148,10 @@ describe.each(testDatabaseKinds())('per-post deltas of the totals job (%s)', (ki
 
   it('queues a metric-only change of a live post instead of marking its author for a full recompute', async () => {
     const db = database.db;
-    const { rules } = await activeRules(db);
+    const active = await activeRules(db);
+    const { rules } = active;
     await seed(db);
-    await recomputeDirtyTotals(db, rules, NOW);
+    await recomputeDirtyTotals(db, active, NOW);
     const post = await db.selectFrom('posts').selectAll().where('id', '=', '5004').executeTakeFirstOrThrow();
     const before = await db
       .selectFrom('mana_totals')
@@ -200,7 +202,7 @@ describe.each(testDatabaseKinds())('per-post deltas of the totals job (%s)', (ki
         quotes: post.quotes,
       },
     ]);
-    await recomputeDirtyTotals(db, rules, NOW);
+    await recomputeDirtyTotals(db, active, NOW);
     const after = await db
       .selectFrom('mana_totals')
       .selectAll()

@@ -182,6 +182,8 @@ export type PostForScoring = PostMetrics & {
   overLimit: boolean;
   multiplier: number;
   mana: number;
+  /** The rules version the stored line was computed with (null: not scored since migration 0019). */
+  rulesVersion: number | null;
 };
 
 /** The columns scoring reads of a post. */
@@ -199,6 +201,7 @@ export const scoringColumns = [
   'replies',
   'reposts',
   'quotes',
+  'rules_version',
 ] as const;
 
 type ScoringRow = Pick<Selectable<PostsTable>, (typeof scoringColumns)[number]>;
@@ -219,6 +222,7 @@ export function forScoring(r: ScoringRow): PostForScoring {
     overLimit: r.over_limit,
     multiplier: r.multiplier,
     mana: r.mana,
+    rulesVersion: r.rules_version,
   };
 }
 
@@ -233,22 +237,33 @@ export async function postsOfAuthors(db: Db, authorIds: readonly string[]): Prom
   return rows.map(forScoring);
 }
 
-/** Writes the scorer's verdict on posts whose line changed (one statement per 1,000); fixed lines never move again. */
+/**
+ * Writes the scorer's verdict on posts whose line changed (one statement per 1,000), with the rules version it
+ * was computed with; fixed lines never move again.
+ */
 export async function saveScores(
   db: Db,
-  scores: ReadonlyArray<{ id: string; mana: number; overLimit: boolean; multiplier: number; fix: boolean }>,
+  scores: ReadonlyArray<{
+    id: string;
+    mana: number;
+    overLimit: boolean;
+    multiplier: number;
+    fix: boolean;
+    rulesVersion: number | null;
+  }>,
 ): Promise<void> {
   for (let i = 0; i < scores.length; i += 1000) {
     const chunk = scores.slice(i, i + 1000);
     const rows = sql.join(
       chunk.map(
         (s) =>
-          sql`(${s.id}::text, ${s.mana}::integer, ${s.overLimit}::boolean, ${s.multiplier}::integer, ${s.fix}::boolean)`,
+          sql`(${s.id}::text, ${s.mana}::integer, ${s.overLimit}::boolean, ${s.multiplier}::integer, ${s.fix}::boolean, ${s.rulesVersion}::integer)`,
       ),
     );
     await sql`
-      update posts set mana = v.mana, over_limit = v.over_limit, multiplier = v.multiplier, mana_fixed = v.fix
-      from (values ${rows}) as v(id, mana, over_limit, multiplier, fix)
+      update posts set mana = v.mana, over_limit = v.over_limit, multiplier = v.multiplier, mana_fixed = v.fix,
+        rules_version = v.rules_version
+      from (values ${rows}) as v(id, mana, over_limit, multiplier, fix, rules_version)
       where posts.id = v.id
     `.execute(db);
   }

@@ -34,7 +34,7 @@ export async function rescoreForRules(
     repricedLines: await repricePendingInteractions(trx, active.rules),
     flaggedAuthors: await markRescorableAuthorsDirty(trx),
   }));
-  const recomputedAuthors = await recomputeDirtyTotals(db, active.rules, now);
+  const recomputedAuthors = await recomputeDirtyTotals(db, active, now);
   await saveCursor(db, SCORED_WITH, { rulesVersion: active.version }, now);
   return { flaggedAuthors, repricedLines, recomputedAuthors };
 }
@@ -49,7 +49,7 @@ export async function recomputeTotalsWithRules(db: Kysely<Database>, now: Date):
   if ((await scoredRulesVersion(db)) !== active.version) {
     return (await rescoreForRules(db, active, now)).recomputedAuthors;
   }
-  return recomputeDirtyTotals(db, active.rules, now);
+  return recomputeDirtyTotals(db, active, now);
 }
 
 export type RulesChange = ActiveRules & { unchanged: boolean; changedFields: string[]; rescore: Rescore };

@@ -62,6 +62,19 @@ describe.each(testDatabaseKinds())('a rules change rescores what it affects (%s)
     ]);
     expect(await overLimit()).toBe(2);
     expect(await pending()).toMatchObject({ reward: 2, status: 'pending' });
+    // Each post's line names the rules it was computed with (the weekly ledger lists them).
+    const versions = async () =>
+      Object.fromEntries(
+        (
+          await harness.database.db
+            .selectFrom('posts')
+            .innerJoin('authors', 'authors.id', 'posts.author_id')
+            .select(['authors.handle', 'posts.rules_version'])
+            .distinct()
+            .execute()
+        ).map((r) => [r.handle, r.rules_version]),
+      );
+    expect(await versions()).toEqual({ ann: 1, bob: 1 });
 
     const { rules } = await activeRules(h.database.db);
     const change = await changeRules(
@@ -87,6 +100,8 @@ describe.each(testDatabaseKinds())('a rules change rescores what it affects (%s)
       ['bob', 2, 4],
     ]);
     expect(await overLimit()).toBe(1);
+    // Ann's open posts are now version 2's lines; bob's final post keeps the version that made it.
+    expect(await versions()).toEqual({ ann: 2, bob: 1 });
     const line = await pending();
     expect(line.reward).toBe(5);
     expect(line.check_after.getTime() - line.detected_at.getTime()).toBe(12 * HOUR);
@@ -106,7 +121,7 @@ describe.each(testDatabaseKinds())('a rules change rescores what it affects (%s)
       ['bob', 2, 4],
     ]);
     const incremental = await board();
-    await rebuildAllTotals(h.database.db, change.rules, new Date(world.now()));
+    await rebuildAllTotals(h.database.db, change, new Date(world.now()));
     expect(await board()).toEqual(incremental);
 
     // The same rules again store nothing.

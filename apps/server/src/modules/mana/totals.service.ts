@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { ProgrammeRules } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
+import type { ActiveRules } from '../programme/programme.service';
 import * as authors from './authors.repository';
 import * as posts from './posts.repository';
 import { interactionLines } from './interactions.repository';
@@ -14,17 +14,19 @@ import * as totals from './totals.repository';
 export const TOTALS_BATCH = 500;
 
 /**
- * Recomputes the given authors from their post lines: each post's line (daily limit, multiplier, Mana) and the
- * authors' rows of every period, then the global ranks of the periods touched. Disqualified authors lose their
- * rows (they vanish from the leaderboard). One transaction, so readers never see half a batch.
+ * Recomputes the given authors from their post lines: each post's line (daily limit, multiplier, Mana, and the
+ * rules version it was computed with) and the authors' rows of every period, then the global ranks of the periods
+ * touched. Disqualified authors lose their rows (they vanish from the leaderboard). One transaction, so readers
+ * never see half a batch.
  */
 export async function recomputeAuthors(
   db: Kysely<Database>,
-  rules: ProgrammeRules,
+  active: ActiveRules,
   authorIds: readonly string[],
   now: Date,
 ): Promise<void> {
   if (authorIds.length === 0) return;
+  const { rules, version } = active;
   await db.transaction().execute(async (trx) => {
     const facts = await authors.authorFacts(trx, authorIds);
     const allPosts = await posts.postsOfAuthors(trx, authorIds);
@@ -49,13 +51,17 @@ export async function recomputeAuthors(
         const after = scored[i];
         if (!after) return;
         const fix = before.final;
+        // A fixed line keeps the version it was computed with; any other is now this version's (the ledger
+        // names it, so a reader recomputes the line with the rules that made it).
+        const rulesVersion = before.manaFixed ? before.rulesVersion : version;
         if (
           after.mana !== before.mana ||
           after.overLimit !== before.overLimit ||
           after.multiplier !== before.multiplier ||
-          fix !== before.manaFixed
+          fix !== before.manaFixed ||
+          rulesVersion !== before.rulesVersion
         ) {
-          changed.push({ ...after, fix });
+          changed.push({ ...after, fix, rulesVersion });
         }
       });
       if (author.disqualified) continue;
@@ -85,7 +91,7 @@ export async function recomputeAuthors(
  */
 export async function recomputeDirtyTotals(
   db: Kysely<Database>,
-  rules: ProgrammeRules,
+  active: ActiveRules,
   now: Date,
   onProgress?: (authorsDone: number) => void,
 ): Promise<number> {
@@ -93,8 +99,8 @@ export async function recomputeDirtyTotals(
   let done = 0;
   for (;;) {
     const ids = await authors.dirtyAuthorIds(db, TOTALS_BATCH);
-    if (ids.length === 0) return done + (await applyQueuedChanges(db, rules, now));
-    await recomputeAuthors(db, rules, ids, now);
+    if (ids.length === 0) return done + (await applyQueuedChanges(db, active, now));
+    await recomputeAuthors(db, active, ids, now);
     done += ids.length;
     onProgress?.(done);
   }
@@ -103,10 +109,10 @@ export async function recomputeDirtyTotals(
 /** `npm run mana:rebuild`: recomputes every author from the ledger; must equal the incremental result. */
 export async function rebuildAllTotals(
   db: Kysely<Database>,
-  rules: ProgrammeRules,
+  active: ActiveRules,
   now: Date,
   onProgress?: (authorsDone: number) => void,
 ) {
   await authors.markAllAuthorsDirty(db);
-  return recomputeDirtyTotals(db, rules, now, onProgress);
+  return recomputeDirtyTotals(db, active, now, onProgress);
 }

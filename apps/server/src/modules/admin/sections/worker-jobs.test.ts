@@ -70,6 +70,7 @@ const grids: Record<string, { periodMs: number; offsetMs: number }> = {
   totals: { periodMs: MINUTE, offsetMs: 20_000 },
   fairness: { periodMs: 60 * MINUTE, offsetMs: 41 * MINUTE },
   trace: { periodMs: 15 * MINUTE, offsetMs: 5 * MINUTE },
+  ledger: { periodMs: 10 * MINUTE, offsetMs: 0 },
 };
 
 function expectScheduled(jobs: Job[], window: { from: number; to: number }) {
@@ -94,7 +95,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     t = undefined;
   });
 
-  it('on X: all six jobs right after start, none that is not a job, "paused" while paused, and due again after a resume', async () => {
+  it('on X: all seven jobs right after start, none that is not a job, "paused" while paused, and due again after a resume', async () => {
     const x = await startLinkingTest(kind, { ADMIN_ACCOUNTS: 'news_desk' });
     t = x;
     const admin = await signedInAdmin(x, 'news_desk');
@@ -109,6 +110,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
       'settle',
       'totals',
       'fairness',
+      'ledger',
     ]);
     // Computed from the schedule at 12:03:30, before any job ran.
     expect(Object.fromEntries(fresh.jobs.map((j) => [j.job, j.nextRunAt]))).toEqual({
@@ -118,6 +120,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
       settle: '2026-11-22T12:07:00.000Z',
       totals: '2026-11-22T12:04:20.000Z',
       fairness: '2026-11-22T12:41:00.000Z',
+      ledger: '2026-11-22T12:10:00.000Z',
     });
     expect(fresh.jobs.every((j) => j.lastRunAt === null && j.callsSpent === 0)).toBe(true);
     expect(fresh.jobs.find((j) => j.job === 'refresh')?.schedule).toBe('*/15 * * * *');
@@ -127,7 +130,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     await pause(x, admin, true);
     const paused = await status(x, admin);
     expect(paused.paused).toBe(true);
-    expect(paused.jobs.map((j) => j.nextRunAt)).toEqual(Array(6).fill(null));
+    expect(paused.jobs.map((j) => j.nextRunAt)).toEqual(Array(7).fill(null));
     expect(paused.jobs.find((j) => j.job === 'totals')).toMatchObject({
       lastRunAt: ranAt.toISOString(),
       lastDurationMs: 1_000,
@@ -140,13 +143,13 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     x.world.clock.advance(25 * MINUTE);
     await pause(x, admin, false);
     const resumed = await status(x, admin);
-    expect(resumed.jobs).toHaveLength(6);
+    expect(resumed.jobs).toHaveLength(7);
     const now = x.world.clock.now();
     expectScheduled(resumed.jobs, { from: now, to: now });
     expect(resumed.jobs.find((j) => j.job === 'totals')?.lastRunAt).toBe(ranAt.toISOString());
   }, 120_000);
 
-  it('on Bluesky (no stream needed: the list is the schedule): refresh, settle, totals, fairness and trace, paused, resumed', async () => {
+  it('on Bluesky (no stream needed: the list is the schedule): refresh, settle, totals, fairness, trace and ledger, paused, resumed', async () => {
     const bsky = await buildTestApp(kind, {
       SOCIAL_NETWORK: 'bluesky',
       ADMIN_ACCOUNTS: 'ops.test',
@@ -160,7 +163,14 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
 
     const { data: fresh, window } = await timedStatus(bsky, admin);
     expect(fresh.usage.kind).toBe('stream');
-    expect(fresh.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness', 'trace']);
+    expect(fresh.jobs.map((j) => j.job)).toEqual([
+      'refresh',
+      'settle',
+      'totals',
+      'fairness',
+      'trace',
+      'ledger',
+    ]);
     expectScheduled(fresh.jobs, window);
     expect(fresh.jobs.find((j) => j.job === 'settle')?.lastRunAt).toBe(
       new Date(started - 3 * 60 * MINUTE).toISOString(),
@@ -170,7 +180,14 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     expect((await status(bsky, admin)).jobs.map((j) => j.nextRunAt)).toEqual(Array(5).fill(null));
     await pause(bsky, admin, false);
     const { data: resumed, window: later } = await timedStatus(bsky, admin);
-    expect(resumed.jobs.map((j) => j.job)).toEqual(['refresh', 'settle', 'totals', 'fairness', 'trace']);
+    expect(resumed.jobs.map((j) => j.job)).toEqual([
+      'refresh',
+      'settle',
+      'totals',
+      'fairness',
+      'trace',
+      'ledger',
+    ]);
     expectScheduled(resumed.jobs, later);
   }, 120_000);
 });

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalLine } from '@manaboard/contract/ledger';
+import type { DatabaseHandle } from '../../db/database';
+import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
+import { recordPage, recordTexts } from './ledger-records.repository';
+
+/** Text a JSON encoder must escape or keep: quotes, backslashes, control characters, and beyond ASCII. */
+const nasty = [
+  'plain',
+  'quote " and \\ slash',
+  'line\nbreak\ttab\u0001\u001f',
+  'é ü 漢字 🎉 \u2028 \u007f',
+  '/</script>',
+];
+
+describe.each(testDatabaseKinds())('record lines made by the database (%s)', (kind) => {
+  let database: DatabaseHandle;
+  const post = 'at://did:plc:subject/app.bsky.feed.post/"odd\\post';
+  const records = nasty.flatMap((text, i) =>
+    (['like', 'quote', 'reply', 'repost'] as const).map((k, j) => ({
+      id: `at://did:plc:a${i}/${k}/${text}/${j}`,
+      kind: k,
+      subject_id: post,
+      author_id: `did:plc:${text}`,
+      created_at: new Date(Date.UTC(2026, 9, 1, 12, i, j, 123)),
+      cid: i === 0 ? null : `bafy${text}`,
+      state: 'counted' as const,
+    })),
+  );
+  const expected = [...records]
+    .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((r) =>
+      canonicalLine({
+        author: r.author_id,
+        cid: r.cid,
+        createdAt: r.created_at.toISOString(),
+        kind: r.kind,
+        post,
+        type: 'record',
+        uri: r.id,
+      }),
+    );
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    await database.db.insertInto('stream_records').values(records).execute();
+    // A record that no longer counts is never a line.
+    await database.db
+      .insertInto('stream_records')
+      .values({ ...records[0], id: 'at://void', state: 'void', void_reason: 'deleted' } as never)
+      .execute();
+  });
+  afterAll(() => database.close());
+
+  it('are the contract canonical lines, in kind then code-unit order, with counts per kind', async () => {
+    const [found] = await recordTexts(database.db, [post], 100);
+    expect(found?.counts).toEqual({ like: 5, quote: 5, reply: 5, repost: 5 });
+    expect(found?.text).toBe(expected.join(''));
+    // Past the cap, the text is left out: the post is read a page at a time.
+    expect((await recordTexts(database.db, [post], 19))[0]?.text).toBeNull();
+  });
+
+  it('come a page at a time by keyset, the pages making the same text', async () => {
+    let text = '';
+    let after: { kind: string; id: string } | null = null;
+    const sizes: number[] = [];
+    for (;;) {
+      const page = await recordPage(database.db, post, after, 6);
+      if (!page) break;
+      text += page.text;
+      sizes.push(page.size);
+      after = page.last;
+    }
+    expect(sizes).toEqual([6, 6, 6, 2]);
+    expect(text).toBe(expected.join(''));
+  });
+});

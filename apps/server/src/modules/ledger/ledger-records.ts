@@ -1,0 +1,111 @@
+import type { Db } from '../../db/schema';
+import type * as read from './ledger-read.repository';
+import * as records from './ledger-records.repository';
+
+export type Counts = records.RecordCounts;
+export const noRecords: Counts = { like: 0, quote: 0, reply: 0, repost: 0 };
+
+/** A piece of a post's record lines, with how many of each kind it holds. */
+export type RecordText = { text: string; counts: Counts };
+
+/**
+ * A post with its counted records: how many of each kind, and their lines, in hand (a small post, read with
+ * others in one query) or a page at a time (a large one, read by keyset).
+ */
+export type PostRecords = { post: read.PostRow; counts: Counts; pieces: () => AsyncIterable<RecordText> };
+
+type Group = { posts: read.PostRow[]; large: boolean };
+
+/** What a post's counts say it holds: the size of its read, before reading it. */
+const expected = (p: read.PostRow) =>
+  Math.max(0, p.likes) + Math.max(0, p.replies) + Math.max(0, p.reposts) + Math.max(0, p.quotes);
+
+/** Consecutive posts whose counts add up to at most a page share a read; a larger post is read alone. */
+function groupsOf(posts: readonly read.PostRow[], pageSize: number): Group[] {
+  const groups: Group[] = [];
+  let current: Group = { posts: [], large: false };
+  let size = 0;
+  for (const post of posts) {
+    const n = expected(post);
+    if (n > pageSize) {
+      if (current.posts.length > 0) groups.push(current);
+      groups.push({ posts: [post], large: true });
+      current = { posts: [], large: false };
+      size = 0;
+      continue;
+    }
+    if (current.posts.length > 0 && size + n > pageSize) {
+      groups.push(current);
+      current = { posts: [], large: false };
+      size = 0;
+    }
+    current.posts.push(post);
+    size += n;
+  }
+  if (current.posts.length > 0) groups.push(current);
+  return groups;
+}
+
+function paged(db: Db, post: read.PostRow, counts: Counts, pageSize: number): PostRecords {
+  return {
+    post,
+    counts,
+    pieces: async function* () {
+      let after: { kind: string; id: string } | null = null;
+      for (;;) {
+        const page = await records.recordPage(db, post.post, after, pageSize);
+        if (!page) return;
+        yield { text: page.text, counts: page.counts };
+        if (page.size < pageSize) return;
+        after = page.last;
+      }
+    },
+  };
+}
+
+/** Reads a group: small posts in one query (lines and counts together), a large one counted, then paged. */
+async function readGroup(db: Db, group: Group, pageSize: number): Promise<PostRecords[]> {
+  if (group.large) {
+    const post = group.posts[0] as read.PostRow;
+    const counts = (await records.recordCounts(db, [post.post])).get(post.post) ?? noRecords;
+    return [paged(db, post, counts, pageSize)];
+  }
+  const ids = group.posts.filter((p) => expected(p) > 0).map((p) => p.post);
+  // Records far beyond a post's counts would be a counting fault: such a post is paged like a large one.
+  const texts = new Map((await records.recordTexts(db, ids, pageSize * 2)).map((t) => [t.post, t]));
+  return group.posts.map((post) => {
+    const found = texts.get(post.post);
+    if (!found) return { post, counts: noRecords, pieces: async function* () {} };
+    const { counts, text } = found;
+    if (text === null) return paged(db, post, counts, pageSize);
+    return {
+      post,
+      counts,
+      pieces: async function* () {
+        yield { text, counts };
+      },
+    };
+  });
+}
+
+/**
+ * The records of posts, in the order given: posts grouped so one query reads about a page of records, a large
+ * post (its counts say more than a page) read alone by keyset. The next group is asked for while this one is
+ * written, so the database works while the text is made; at most two groups are held.
+ */
+export async function* postsWithRecords(
+  db: Db,
+  posts: readonly read.PostRow[],
+  pageSize: number,
+): AsyncGenerator<PostRecords, void, undefined> {
+  const groups = groupsOf(posts, pageSize);
+  let next = groups[0] ? readGroup(db, groups[0], pageSize) : undefined;
+  for (let i = 0; next; i++) {
+    const current = await next;
+    const following = groups[i + 1];
+    next = following ? readGroup(db, following, pageSize) : undefined;
+    // A rejected read ahead must not go unhandled while this group is written.
+    next?.catch(() => undefined);
+    yield* current;
+  }
+}

@@ -1,0 +1,174 @@
+import { LEDGER_FORMAT, type LedgerEnd } from '@manaboard/contract/ledger';
+import type { Db } from '../../db/schema';
+import { compareInteractions, compareMembers, comparePosts, compareReferrals, line } from './ledger-encode';
+import * as read from './ledger-read.repository';
+import { noRecords, postsWithRecords, type Counts } from './ledger-records';
+import { ledgerRulesEntry } from './ledger-rules';
+import type { LedgerWeek } from './ledger-week';
+import type { NetworkName } from '../../social/social-network';
+
+/** What a ledger document is of: the week, the network, and whether it is a closed edition or the open week. */
+export type LedgerPlan = {
+  week: LedgerWeek;
+  network: NetworkName;
+  state: 'open' | 'closed';
+  /** When the week closed (null while open). */
+  closedAt: Date | null;
+  edition: number;
+  /** The rules version in force: a post not scored since migration 0019 reads as scored with it. */
+  activeVersion: number;
+  /** Records read per query (RECORD_PAGE; tests make it small to take the paged path). */
+  recordPage?: number;
+};
+
+/**
+ * The data moved while the ledger was read without a snapshot (PGlite): a member's lines no longer add up to the
+ * sum read first, or a post's records changed. The document would not be one board, so it is dropped; the
+ * close job tries again on its next run, a reader asks again.
+ */
+export class LedgerMovedError extends Error {
+  override readonly name = 'LedgerMovedError';
+}
+
+/** Members read together (their posts, referrals, interactions and record counts: one query each). */
+const MEMBER_BATCH = 200;
+/** Records read per query: small posts share one, a large post is read a page at a time. */
+export const RECORD_PAGE = 5_000;
+/** Text handed on at a time. */
+const FLUSH_AT = 256 * 1024;
+
+function groupBy<T extends { author: string }>(rows: readonly T[]): Map<string, T[]> {
+  const by = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = by.get(row.author);
+    if (list) list.push(row);
+    else by.set(row.author, [row]);
+  }
+  return by;
+}
+
+/** The record lines of a post must be as many of each kind as were counted before they were read. */
+function checkCounts(post: string, expected: Counts, seen: Counts): void {
+  for (const kind of ['like', 'quote', 'reply', 'repost'] as const)
+    if (seen[kind] !== expected[kind])
+      throw new LedgerMovedError(`the ${kind} records of ${post} changed while the ledger was read`);
+}
+
+/**
+ * A week's ledger (docs/ledger-format.md) as text, a piece at a time: header, each member in rank order with
+ * their post lines (each followed by its records), referral and interaction lines, then the end line. Nothing of
+ * the size of the week is held: members are read 200 at a time, records a page at a time by keyset, and the text
+ * is handed on in pieces of about 64 KB, each only when the consumer asks for the next (backpressure). Read it in
+ * a snapshot (a repeatable-read transaction) where the database has one; without, a member whose lines do not add
+ * up to the sum read first ends it with LedgerMovedError. `onEnd` is told the end line.
+ */
+export async function* ledgerText(
+  db: Db,
+  plan: LedgerPlan,
+  onEnd?: (end: LedgerEnd) => void,
+): AsyncGenerator<string, void, undefined> {
+  const members = (await read.weekMembers(db, plan.week, plan.activeVersion)).sort(compareMembers);
+  const named = new Set(members.flatMap((m) => m.versions));
+  const rules = (await read.rulesVersions(db))
+    .filter((v) => named.has(v.version))
+    .map((v) => ledgerRulesEntry(v.version, v.rules));
+  if (rules.length !== named.size) throw new Error(`a line names a rules version that is not stored`);
+  let out = line({
+    closedAt: plan.closedAt?.toISOString() ?? null,
+    edition: plan.edition,
+    format: LEDGER_FORMAT,
+    from: plan.week.from.toISOString(),
+    network: plan.network,
+    rules,
+    state: plan.state,
+    to: plan.week.to.toISOString(),
+    type: 'header',
+    week: plan.week.week,
+  });
+  const end: LedgerEnd = { mana: 0, members: 0, notTraceable: 0, posts: 0, records: 0, type: 'end' };
+  const pageSize = plan.recordPage ?? RECORD_PAGE;
+
+  for (let start = 0; start < members.length; start += MEMBER_BATCH) {
+    const batch = members.slice(start, start + MEMBER_BATCH);
+    const ids = batch.map((m) => m.author);
+    const postsOf = groupBy(await read.weekPosts(db, ids, plan.week, plan.activeVersion));
+    const referralsOf = groupBy(await read.weekReferrals(db, ids, plan.week));
+    const interactionsOf = groupBy(await read.weekInteractions(db, ids, plan.week));
+    const ownPosts = batch.map((m) => (postsOf.get(m.author) ?? []).sort(comparePosts));
+    // The batch's posts in the document's order: their records are read a page of records at a time.
+    const records = postsWithRecords(db, ownPosts.flat(), pageSize);
+
+    for (const [i, member] of batch.entries()) {
+      const own = ownPosts[i] ?? [];
+      const referrals = (referralsOf.get(member.author) ?? []).sort(compareReferrals);
+      const interactions = (interactionsOf.get(member.author) ?? []).sort(compareInteractions);
+      const sum = [...own, ...referrals, ...interactions].reduce((s, l) => s + l.mana, 0);
+      if (sum !== member.mana)
+        throw new LedgerMovedError(`the lines of ${member.author} changed while the ledger was read`);
+      out += line({
+        author: member.author,
+        firstTrackedAt: member.firstTrackedAt,
+        handle: member.handle,
+        mana: member.mana,
+        rank: start + i + 1,
+        type: 'member',
+      });
+      end.members++;
+      end.mana += member.mana;
+
+      for (const expectedPost of own) {
+        const next = await records.next();
+        if (next.done || next.value.post !== expectedPost) throw new Error('records came out of order');
+        const { post: p, counts: c } = next.value;
+        const notTraceable = {
+          likes: Math.max(0, p.likes - c.like),
+          quotes: Math.max(0, p.quotes - c.quote),
+          replies: Math.max(0, p.replies - c.reply),
+          reposts: Math.max(0, p.reposts - c.repost),
+        };
+        out += line({
+          author: p.author,
+          counts: { likes: p.likes, quotes: p.quotes, replies: p.replies, reposts: p.reposts },
+          createdAt: p.createdAt,
+          mana: p.mana,
+          multiplier: p.multiplier,
+          notTraceable,
+          overDailyLimit: p.overDailyLimit,
+          post: p.post,
+          rulesVersion: p.rulesVersion,
+          status: p.status,
+          type: 'post',
+        });
+        end.posts++;
+        end.notTraceable +=
+          notTraceable.likes + notTraceable.quotes + notTraceable.replies + notTraceable.reposts;
+        const seen = { ...noRecords };
+        for await (const piece of next.value.pieces()) {
+          out += piece.text;
+          for (const kind of ['like', 'quote', 'reply', 'repost'] as const) seen[kind] += piece.counts[kind];
+          end.records += piece.counts.like + piece.counts.quote + piece.counts.reply + piece.counts.repost;
+          if (out.length >= FLUSH_AT) {
+            yield out;
+            out = '';
+          }
+        }
+        checkCounts(p.post, c, seen);
+      }
+      for (const r of referrals) {
+        const { at, author, mana, referee, rulesVersion } = r;
+        out += line({ at, author, mana, referee, rulesVersion, type: 'referral' });
+      }
+      for (const x of interactions) {
+        const { at, author, cid, kind, mana, post, record, rulesVersion } = x;
+        out += line({ at, author, cid, kind, mana, post, record, rulesVersion, type: 'interaction' });
+      }
+      if (out.length >= FLUSH_AT) {
+        yield out;
+        out = '';
+      }
+    }
+  }
+  out += line(end);
+  onEnd?.(end);
+  yield out;
+}
