@@ -18,6 +18,7 @@ import * as m0017 from './0017-post-missing-since';
 import * as m0018 from './0018-official-accounts';
 import * as m0019 from './0019-traceable-records';
 import * as m0020 from './0020-record-tracing';
+import * as m0022 from './0022-record-proofs';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0018-official-accounts': m0018,
   '0019-traceable-records': m0019,
   '0020-record-tracing': m0020,
+  '0022-record-proofs': m0022,
 };
