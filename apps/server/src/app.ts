@@ -20,6 +20,7 @@ import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { recordsRoutes } from './modules/records/records.routes';
+import { recordProofsRoutes } from './modules/record-proofs/record-proofs.routes';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { publishesLedger } from './integrations/ledger-publishing';
@@ -248,6 +249,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.leaderboardCacheMs !== undefined ? { cacheMs: Math.min(deps.leaderboardCacheMs, 5_000) } : {}),
     ...(deps.leaderboardCacheMs === undefined && !config.leaderboardCache ? { cacheMs: 0 } : {}),
   });
+  // Beside the ledger's routes: the static `proof` segment wins over `/api/ledger/:week/:edition`.
+  await app.register(recordProofsRoutes, { db: database.db });
   await app.register(programmeRoutes, { db: database.db, onCache: (cache) => (programmeCache = cache) });
   await app.register(ledgerRoutes, {
     db: database.db,

@@ -178,8 +178,21 @@ export const ledgerIndexResponseSchema = z.object({
 });
 export type LedgerIndexResponse = z.infer<typeof ledgerIndexResponseSchema>;
 
-/** Query of `GET /api/ledger/:week/proof`: the record whose kept proof is asked for. */
-export const ledgerProofQuerySchema = z.object({ uri: id });
+const AT_URI_ERROR = 'uri must be a record address (at://<did>/<collection>/<rkey>)';
+
+/**
+ * Query of `GET /api/ledger/:week/proof`: the record whose kept proof is asked for, by its AT URI
+ * (`at://<did>/<collection>/<rkey>`: only a repository's records have proofs).
+ */
+export const ledgerProofQuerySchema = z.object({
+  uri: checked(
+    z.string({ error: AT_URI_ERROR }),
+    z.maxLength(2048, { error: AT_URI_ERROR }),
+    z.regex(/^at:\/\/did:[a-z]+:[A-Za-z0-9._:%-]+\/[A-Za-z0-9.-]+\/[A-Za-z0-9._~:-]+$/, {
+      error: AT_URI_ERROR,
+    }),
+  ),
+});
 
 /**
  * `GET /api/ledger/:week/proof?uri=…`: the proof the programme kept when it counted a record (a CAR whose root is

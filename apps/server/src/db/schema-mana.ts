@@ -141,3 +141,13 @@ export interface StreamRecordsTable {
   /** Who saw it: the event stream, or the AppView's lists when the refresh raised a count the stream missed. */
   source: Defaulted<'stream' | 'appview'>;
 }
+
+/** A counted record's repository proof, kept from the stream's commit frame (migration 0022; ledger-format.md). */
+export interface RecordProofsTable {
+  record_id: string;
+  kind: 'like' | 'repost' | 'reply' | 'quote';
+  cid: string;
+  /** A CAR: the author's signed commit as its root, the tree's path to the record, the record's block. */
+  car: Uint8Array;
+  captured_at: Timestamp;
+}

@@ -7,6 +7,7 @@ import type {
   OfficialPostsTable,
   PostMetricChangesTable,
   StreamRecordsTable,
+  RecordProofsTable,
   PostsTable,
   ProgrammeRulesTable,
 } from './schema-mana';
@@ -143,6 +144,7 @@ export interface Database {
   mana_totals: ManaTotalsTable;
   post_metric_changes: PostMetricChangesTable;
   stream_records: StreamRecordsTable;
+  record_proofs: RecordProofsTable;
   ingest_state: IngestStateTable;
   stream_progress: StreamProgressTable;
   bluesky_oauth_states: BlueskyOAuthStatesTable;

@@ -33,6 +33,7 @@ export const PUBLIC_READ_ROUTES: ReadonlySet<string> = new Set([
   '/api/mana',
   '/api/mana/:authorId/breakdown',
   '/api/mana/:authorId/records',
+  '/api/ledger/:week/proof',
   '/api/posts',
   '/api/daily-post-limit',
   '/api/daily-post-limit/user/:authorId',

@@ -10,6 +10,9 @@ export type PostRef = { id: string; authorId: string };
  *
  * `cid` is the record's content hash as the network names it (Bluesky: the commit op's CID, `bafyrei…`), kept as
  * the evidence behind a point (issue 30); null or absent where the network has none, or the source did not say.
+ * `proof` is the record's proof as the network's repositories give it (Bluesky: a CAR of the author's signed
+ * commit, the tree's path and the record), kept so a record deleted since can still be shown to have existed;
+ * absent where the source has none at hand (it is never fetched for an event).
  */
 export type StreamEvent =
   | {
@@ -25,6 +28,7 @@ export type StreamEvent =
       replyTo: PostRef | null;
       quotes: PostRef | null;
       cid?: string | null;
+      proof?: Uint8Array;
     }
   | {
       type: 'like' | 'repost';
@@ -33,6 +37,7 @@ export type StreamEvent =
       subject: PostRef;
       createdAt: Date;
       cid?: string | null;
+      proof?: Uint8Array;
     }
   | { type: 'delete'; id: string; authorId: string }
   /** An account's identity changed (perhaps its handle: the engine asks the network for the confirmed one). */

@@ -19,6 +19,7 @@ import * as m0018 from './0018-official-accounts';
 import * as m0019 from './0019-traceable-records';
 import * as m0020 from './0020-record-tracing';
 import * as m0021 from './0021-ledgers';
+import * as m0022 from './0022-record-proofs';
 import * as m0023 from './0023-stream-tenths';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '0019-traceable-records': m0019,
   '0020-record-tracing': m0020,
   '0021-ledgers': m0021,
+  '0022-record-proofs': m0022,
   '0023-stream-tenths': m0023,
 };

@@ -27,6 +27,9 @@ export type CommitVerifier = {
   forget(did: string): void;
 };
 
+/** The repository proof of a record the commit created (bluesky-proof.ts), or undefined when its blocks lack it. */
+export type RecordProver = (path: string, recordCid: CidBytes) => Uint8Array | undefined;
+
 const WANTED = new Set(STREAM_COLLECTIONS);
 
 /** A CID link's raw bytes, whichever shape the decoder gives it. */
@@ -58,6 +61,7 @@ export function commitEvents(
   blocks: CarBlocks,
   interest: StreamInterest,
   time: string | null,
+  prove?: RecordProver,
 ): { events: StreamEvent[]; malformed: string[] } {
   const events: StreamEvent[] = [];
   const malformed: string[] = [];
@@ -101,7 +105,13 @@ export function commitEvents(
         // before the interest sees the event: a like may wait there for its post and be passed on later.
         ...(text ? { cid: text } : {}),
       });
-      if (event) events.push(...interest.keep(event));
+      if (!event) continue;
+      const kept = interest.keep(event);
+      // The record's proof is built only once the interest keeps it at once (a tiny share of the stream): a record
+      // that waits for its post, or is passed over, never costs one (docs/networks.md, "Checking the board").
+      const points = event.type !== 'post' || event.replyTo !== null || event.quotes !== null;
+      const proof = prove && cid && points && kept.includes(event) ? prove(op.path, cid) : undefined;
+      events.push(...(proof ? kept.map((k) => (k === event ? { ...k, proof } : k)) : kept));
     } catch (error) {
       malformed.push(
         error instanceof MalformedRecordError ? error.message : `${id}: ${(error as Error).message}`,

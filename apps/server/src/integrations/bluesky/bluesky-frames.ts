@@ -3,6 +3,7 @@ import type { StreamInterest } from '../../social/stream-interest';
 import type { SkipReason, StreamEvent } from '../../social/stream-source';
 import { CarBlocks } from './bluesky-car';
 import { commitEvents, type CommitBody, type CommitVerifier } from './bluesky-commit';
+import { recordProof } from './bluesky-proof';
 
 /**
  * A frame of com.atproto.sync.subscribeRepos, read:
@@ -120,7 +121,8 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
     } catch (error) {
       return skip('malformed-frame', `blocks: ${(error as Error).message}`, seq, time);
     }
-    const { events, malformed } = commitEvents(body, blocks, interest, time);
+    const prove = (path: string, cid: Uint8Array) => recordProof(body.commit, blocks, path, cid);
+    const { events, malformed } = commitEvents(body, blocks, interest, time, prove);
     const result: FrameResult = { kind: 'events', seq, time, events, malformed };
     // Verified mode checks only what would be stored: a commit the programme keeps nothing of changes nothing
     // whoever signed it (on the public network almost all of them), so its signature is not worth a check.

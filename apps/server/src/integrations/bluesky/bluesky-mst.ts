@@ -34,13 +34,19 @@ function compare(a: Uint8Array, b: Uint8Array): number {
 /**
  * The CID a repository's tree (Merkle search tree, from `root`) holds at `path`, or null when it holds none, proven
  * from the commit's blocks: every node on the way is checked against its CID, so the answer is the signed commit's.
- * Only the nodes on the path to the key are decoded.
+ * Only the nodes on the path to the key are decoded; `visited` receives each one's CID (the proof's path).
  */
-export function provenAt(blocks: CarBlocks, root: CidBytes, path: string): CidBytes | null {
+export function provenAt(
+  blocks: CarBlocks,
+  root: CidBytes,
+  path: string,
+  visited?: CidBytes[],
+): CidBytes | null {
   const key = encoder.encode(path);
   let cid: CidBytes | null = root;
   for (let depth = 0; cid && depth < 64; depth++) {
     const node = decode(checkedBlock(blocks, cid)) as Node;
+    visited?.push(cid);
     const entries = Array.isArray(node.e) ? (node.e as Entry[]) : [];
     let previous: Uint8Array = new Uint8Array(0);
     let next: CidBytes | null = linkBytes(node.l);

@@ -20,6 +20,8 @@ export type Edge = {
   seenAt: number;
   /** The record's content hash, where the network names one (null: X, or a source that did not say). */
   cid: string | null;
+  /** The record's proof from the stream (stream-events.ts), kept with the record when it counts. */
+  proof?: Uint8Array | undefined;
 };
 
 export const METRIC: Record<RecordKind, keyof PostMetrics> = {
@@ -42,6 +44,7 @@ export function edgesOf(events: readonly StreamEvent[], seenAt: number): Edge[] 
         createdAt: e.createdAt,
         seenAt,
         cid: e.cid ?? null,
+        ...(e.proof ? { proof: e.proof } : {}),
       });
     } else if (e.type === 'post') {
       if (e.replyTo) edges.push({ ...edgeBase(e, seenAt), kind: 'reply', subject: e.replyTo });
@@ -52,7 +55,14 @@ export function edgesOf(events: readonly StreamEvent[], seenAt: number): Edge[] 
 }
 
 function edgeBase(e: PostEvent, seenAt: number) {
-  return { id: e.id, authorId: e.authorId, createdAt: e.createdAt, seenAt, cid: e.cid ?? null };
+  return {
+    id: e.id,
+    authorId: e.authorId,
+    createdAt: e.createdAt,
+    seenAt,
+    cid: e.cid ?? null,
+    ...(e.proof ? { proof: e.proof } : {}),
+  };
 }
 
 /**

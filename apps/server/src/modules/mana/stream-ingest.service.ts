@@ -162,6 +162,13 @@ export class StreamIngest {
         return post.final || isPastWindow(rules, post.createdAt, now) ? 'late' : 'post-deleted';
       };
       const counted = await records.countOnce(trx, relevant, voidReason, now);
+      // Their proofs too (the records that count; a void one proves nothing the board uses): a like deleted after
+      // its week closed is then "deleted since", not missing (docs/ledger-format.md).
+      await records.keepProofs(
+        trx,
+        counted.filter((e) => e.proof && voidReason(e) === null),
+        now,
+      );
       result.counted = counted.length;
       result.involved.push(...counted.map((e) => e.authorId));
 

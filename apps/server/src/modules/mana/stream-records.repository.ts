@@ -126,6 +126,22 @@ export async function countOnce(
 }
 
 /**
+ * Keeps the proofs of records just counted (those whose source brought one: the stream's commit frame), in the
+ * batch's transaction; a proof goes with its record's row (the foreign key cascades). A replay keeps the first.
+ */
+export async function keepProofs(db: Db, edges: readonly Edge[], now: Date): Promise<void> {
+  const rows = edges.flatMap((e) =>
+    e.proof && e.cid ? [{ record_id: e.id, kind: e.kind, cid: e.cid, car: e.proof, captured_at: now }] : [],
+  );
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto('record_proofs')
+      .values(rows.slice(i, i + 200))
+      .onConflict((oc) => oc.columns(['record_id', 'kind']).doNothing())
+      .execute();
+}
+
+/**
  * Deleted records: each is kept, void ('deleted', since `now`), as the evidence that it was there and went.
  * Returns what each had been (`counted`: it had given its post a point, to take back; else it gave nothing). A
  * record already void as deleted is left as it is, so a replayed deletion takes back nothing.
