@@ -2,7 +2,7 @@
 // world, worker and simulated X in the process) against a SEPARATE bare Fastify process on the same Node, started
 // the same way (`npm start` of bench/fixtures/bare-start): each start as a multiple of the bare one's
 // (lib/start-rounds.ts), the reads as a fraction of the bare one's rate with and without a browser's
-// Accept-Encoding (lib/interleaved.ts), resident memory at idle and after 200 connections, and the server's own
+// Accept-Encoding (lib/interleaved.ts), resident memory at idle and after 200 and then 1,000 connections, and the server's own
 // event-loop delay while its jobs run. Every ratio is printed with the seconds or rates it was made of.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -109,6 +109,14 @@ export async function asUsersGetIt(): Promise<void> {
         `  200 connections, ${heavySeconds} s, GET /api/mana with a browser's Accept-Encoding: ` +
           `${fmt(heavy.requestsPerSecond, 0)} req/s, p99 ${heavy.p99} ms [goal < 50 ms], ` +
           `slowest ${heavy.max} ms [goal < 1000 ms], ${heavy.non2xx} non-2xx, ${heavy.errors} errors; ` +
+          `resident memory afterwards ${fmt((await app.rss()) / MB, 0)} MB [goal ≤ 300 MB]`,
+      );
+      // Issue 32: five times as many browsers at once, beside the 200 above on the same server.
+      const crowd = await load(`${origin}/api/mana?limit=20&weekly=true`, heavySeconds, 1000, BROWSER);
+      console.log(
+        `  1,000 connections, ${heavySeconds} s, the same: ${fmt(crowd.requestsPerSecond, 0)} req/s, ` +
+          `p50 ${crowd.p50} ms, p99 ${crowd.p99} ms [goal < 100 ms], slowest ${crowd.max} ms, ` +
+          `${crowd.non2xx} non-2xx, ${crowd.errors} errors [goal 0]; ` +
           `resident memory afterwards ${fmt((await app.rss()) / MB, 0)} MB [goal ≤ 300 MB]`,
       );
     }

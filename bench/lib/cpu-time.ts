@@ -8,20 +8,27 @@ export async function cpuMicros(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-/** The process of `group` with the largest resident set: the server `npm start` started (Linux /proc). */
-export async function largestInGroup(group: number): Promise<number | undefined> {
-  let best: { pid: number; rss: number } | undefined;
+/** The resident set of every process in `group`, by pid (Linux /proc). */
+export async function groupRss(group: number): Promise<Map<number, number>> {
+  const found = new Map<number, number>();
   for (const entry of await fs.readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): state ppid pgrp … ; rss is field 24 (pages).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[2]) !== group) continue;
-      const rss = Number(fields[21]);
-      if (!best || rss > best.rss) best = { pid: Number(entry), rss };
+      found.set(Number(entry), Number(fields[21]) * 4096);
     } catch {
       // exited meanwhile
     }
   }
+  return found;
+}
+
+/** The process of `group` with the largest resident set: the server `npm start` started (Linux /proc). */
+export async function largestInGroup(group: number): Promise<number | undefined> {
+  let best: { pid: number; rss: number } | undefined;
+  for (const [pid, rss] of await groupRss(group)) if (!best || rss > best.rss) best = { pid, rss };
   return best?.pid;
 }

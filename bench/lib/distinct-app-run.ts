@@ -11,7 +11,8 @@ import { checkDistinctRun, type DistinctCheck } from './distinct-check';
 import type { DistinctRelay } from './distinct-relay';
 import type { DistinctMeta } from './distinct-stream';
 import { load, type LoadResult } from './load';
-import { groupRss, startAsUser, type LoopDelay } from './user-process';
+import { groupRss } from './cpu-time';
+import { startAsUser, type LoopDelay } from './user-process';
 
 export type Sample = { at: number; hr: bigint; seen: number; rss: number; cpu: number };
 export type AppRun = {

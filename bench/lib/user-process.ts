@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { largestInGroup } from './cpu-time';
+import { groupRss, largestInGroup } from './cpu-time';
 import { repoRoot } from './spawn-server';
 
 export type LoopDelay = { p50Ms: number; p99Ms: number; maxMs: number };
@@ -22,24 +21,6 @@ export type UserServer = {
   pid: () => Promise<number | undefined>;
   stop: () => Promise<void>;
 };
-
-/** The resident set of every process in `group`, by pid (Linux /proc). */
-export async function groupRss(group: number): Promise<Map<number, number>> {
-  const found = new Map<number, number>();
-  for (const entry of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the command name (which may hold spaces): state ppid pgrp … ; rss is field 24 (pages).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== group) continue;
-      found.set(Number(entry), Number(fields[21]) * 4096);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return found;
-}
 
 type Started = {
   child: ChildProcess;

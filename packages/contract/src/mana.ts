@@ -1,15 +1,6 @@
 import * as z from 'zod/mini';
-import { checked } from './checked';
+import { checked, wholeNumber } from './checked';
 import { postWeightsSchema } from './programme';
-
-/* @__NO_SIDE_EFFECTS__ */
-const wholeNumber = (name: string, min: number, max: number) =>
-  checked(
-    z.coerce.number({ error: `${name} must be a whole number` }),
-    z.int({ error: `${name} must be a whole number` }),
-    z.gte(min, { error: `${name} must be at least ${min}` }),
-    z.lte(max, { error: `${name} must be at most ${max}` }),
-  );
 
 const flagValues = ['true', 'false', '1', '0'] as const;
 /* @__NO_SIDE_EFFECTS__ */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { checked } from './checked';
+import { checked, wholeNumber } from './checked';
 
 /**
  * The records behind a breakdown line (issue 30, DESIGN §9): `GET /api/mana/:authorId/records`. A post line's
@@ -7,15 +7,6 @@ import { checked } from './checked';
  * line's are the referred accounts; an interaction line's is the member's own like, reply or repost of an official
  * post. Newest first, a page at a time.
  */
-
-/* @__NO_SIDE_EFFECTS__ */
-const wholeNumber = (name: string, min: number, max: number) =>
-  checked(
-    z.coerce.number({ error: `${name} must be a whole number` }),
-    z.int({ error: `${name} must be a whole number` }),
-    z.gte(min, { error: `${name} must be at least ${min}` }),
-    z.lte(max, { error: `${name} must be at most ${max}` }),
-  );
 
 /** Which line's records: a post's (the default), the referrals, or the interactions with official posts. */
 export const recordLineKinds = ['post', 'referral', 'interaction'] as const;

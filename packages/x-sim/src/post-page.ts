@@ -21,23 +21,29 @@ dt{color:#8b98a5}
 dd{margin:0;font-weight:700}
 `;
 
-function page(title: string, body: string): string {
+/**
+ * A page of the simulation (a post's, an account's): `root` is the path back to the plugin's root from the page
+ * (the stylesheet is served there), `what` names what exists only in the simulation.
+ */
+export function simPage(title: string, body: string, root: string, what: 'post' | 'account'): string {
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${html(title)}</title>
-    <link rel="stylesheet" href="../../assets/sign-in.css">
+    <link rel="stylesheet" href="${root}assets/sign-in.css">
   </head>
   <body>
     <main>
-      <p class="badge">Simulated X — this post exists only in the simulation</p>
+      <p class="badge">Simulated X — this ${what} exists only in the simulation</p>
 ${body}
     </main>
   </body>
 </html>`;
 }
+
+const page = (title: string, body: string) => simPage(title, body, '../../', 'post');
 
 /** One post as simple accessible HTML: author, text, time and public metrics. */
 export function postPage(world: World, post: SimPost, author: SimUser): string {

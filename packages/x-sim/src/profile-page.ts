@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { html } from './sign-in-page';
+import { simPage } from './post-page';
 import type { World } from './world';
 
 /** Posts an account's page lists at most, newest first. */
@@ -48,20 +49,4 @@ ${items}
   });
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${html(title)}</title>
-    <link rel="stylesheet" href="assets/sign-in.css">
-  </head>
-  <body>
-    <main>
-      <p class="badge">Simulated X — this account exists only in the simulation</p>
-${body}
-    </main>
-  </body>
-</html>`;
-}
+const page = (title: string, body: string) => simPage(title, body, '', 'account');
