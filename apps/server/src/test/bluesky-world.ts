@@ -30,8 +30,12 @@ type StreamTuning = { batchSize?: number; flushMs?: number; maxBackoffMs?: numbe
 export async function startBlueskyWorld(
   handles: readonly string[],
   config: Partial<BlueskyConfig> = {},
-  /** The app's database kind (PGlite unless asked), and where it is served (PUBLIC_ORIGIN) when it listens. */
-  world: { databaseKind?: TestDatabaseKind; publicOrigin?: string } = {},
+  /**
+   * The app's database kind (PGlite unless asked), where it is served (PUBLIC_ORIGIN) when it listens, and
+   * whether it is configured as a Bluesky programme (SOCIAL_NETWORK=bluesky on this network, as `npm start` is:
+   * the open week's ledger names its network) rather than the default app the reading tests share.
+   */
+  world: { databaseKind?: TestDatabaseKind; publicOrigin?: string; blueskyApp?: boolean } = {},
 ) {
   const net: LocalAtprotoNetwork = await startAtprotoNetwork();
   const sc = net.network.getSeedClient();
@@ -90,6 +94,7 @@ export async function startBlueskyWorld(
       LOG_LEVEL: 'silent',
       SEED_DEMO: 'false',
       ...(world.publicOrigin ? { PUBLIC_ORIGIN: world.publicOrigin } : {}),
+      ...(world.blueskyApp ? blueskyEnv(net) : {}),
     }),
     database,
     clock,
@@ -195,16 +200,7 @@ export async function startBlueskyWorld(
     blueskyConfig,
     /** The process configuration of a worker on this network (SOCIAL_NETWORK=bluesky), with `extra` settings. */
     workerConfig: (extra: Record<string, string> = {}) =>
-      loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        SOCIAL_NETWORK: 'bluesky',
-        BLUESKY_APPVIEW_URL: net.appviewUrl,
-        BLUESKY_PLC_URL: net.plcUrl,
-        BLUESKY_RELAY_URL: net.streamUrl,
-        BLUESKY_ALLOW_HTTP: 'true',
-        ...extra,
-      }),
+      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...blueskyEnv(net), ...extra }),
     newReading,
     head,
     post,
@@ -236,6 +232,17 @@ export async function startBlueskyWorld(
       await database.close();
       await net.close();
     },
+  };
+}
+
+/** The process environment of a Manaboard on this local network (SOCIAL_NETWORK=bluesky). */
+function blueskyEnv(net: LocalAtprotoNetwork): Record<string, string> {
+  return {
+    SOCIAL_NETWORK: 'bluesky',
+    BLUESKY_APPVIEW_URL: net.appviewUrl,
+    BLUESKY_PLC_URL: net.plcUrl,
+    BLUESKY_RELAY_URL: net.streamUrl,
+    BLUESKY_ALLOW_HTTP: 'true',
   };
 }
 
