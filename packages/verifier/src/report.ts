@@ -45,7 +45,8 @@ const n = (value: number) => value.toLocaleString('en');
 /** The report for people: one line per check, then the details of what differs. */
 export function renderReport(r: Report): string {
   const out: string[] = [];
-  const put = (label: string, text: string) => out.push(`${label.padEnd(13)}${text}`);
+  // A label as long as the column (`not traceable`) keeps a space before its text, as the README shows.
+  const put = (label: string, text: string) => out.push(`${label.padEnd(12)} ${text}`);
   put(
     'ledger',
     r.week ? `${r.week}${r.edition ? ` edition ${r.edition}` : ''} (${r.state}) from ${r.origin}` : r.origin,

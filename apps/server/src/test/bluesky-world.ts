@@ -15,7 +15,7 @@ import { readRulesFile, saveRules } from '../modules/programme/programme.service
 import { BLUESKY_JOBS, createBlueskyStreaming } from '../bluesky-streaming';
 import { recountPostAggregates, startAtprotoNetwork, type LocalAtprotoNetwork } from './atproto-network';
 import { Tally } from './bluesky-tally';
-import { openTestDatabase } from './test-database';
+import { openTestDatabase, type TestDatabaseKind } from './test-database';
 
 export type Did = `did:${string}:${string}`;
 export type Ref = Awaited<ReturnType<SeedClient['post']>>['ref'];
@@ -27,7 +27,16 @@ type StreamTuning = { batchSize?: number; flushMs?: number; maxBackoffMs?: numbe
  * the helpers the Bluesky reading tests share: seeding (post, like, repost, reply), reading the board and
  * breakdowns, waiting for the AppView, and comparing the board with the tally.
  */
-export async function startBlueskyWorld(handles: readonly string[], config: Partial<BlueskyConfig> = {}) {
+export async function startBlueskyWorld(
+  handles: readonly string[],
+  config: Partial<BlueskyConfig> = {},
+  /**
+   * The app's database kind (PGlite unless asked), where it is served (PUBLIC_ORIGIN) when it listens, and
+   * whether it is configured as a Bluesky programme (SOCIAL_NETWORK=bluesky on this network, as `npm start` is:
+   * the open week's ledger names its network) rather than the default app the reading tests share.
+   */
+  world: { databaseKind?: TestDatabaseKind; publicOrigin?: string; blueskyApp?: boolean } = {},
+) {
   const net: LocalAtprotoNetwork = await startAtprotoNetwork();
   const sc = net.network.getSeedClient();
   const did: Record<string, string> = {};
@@ -40,7 +49,7 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
     did[name] = account.did;
   }
   await net.network.processAll();
-  const database: DatabaseHandle = await openTestDatabase('pglite');
+  const database: DatabaseHandle = await openTestDatabase(world.databaseKind ?? 'pglite');
   const rules: ProgrammeRules = { ...(await readRulesFile()), officialHandles: ['manahq'] };
   await saveRules(database.db, rules, 'test: the official account of the local network');
   const time = { offset: 0 };
@@ -80,7 +89,13 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
     { databaseKind: database.kind, jobs: BLUESKY_JOBS },
   );
   const app: FastifyInstance = await buildApp({
-    config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false' }),
+    config: loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      ...(world.publicOrigin ? { PUBLIC_ORIGIN: world.publicOrigin } : {}),
+      ...(world.blueskyApp ? blueskyEnv(net) : {}),
+    }),
     database,
     clock,
     leaderboardCacheMs: 0,
@@ -185,16 +200,7 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
     blueskyConfig,
     /** The process configuration of a worker on this network (SOCIAL_NETWORK=bluesky), with `extra` settings. */
     workerConfig: (extra: Record<string, string> = {}) =>
-      loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        SOCIAL_NETWORK: 'bluesky',
-        BLUESKY_APPVIEW_URL: net.appviewUrl,
-        BLUESKY_PLC_URL: net.plcUrl,
-        BLUESKY_RELAY_URL: net.streamUrl,
-        BLUESKY_ALLOW_HTTP: 'true',
-        ...extra,
-      }),
+      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...blueskyEnv(net), ...extra }),
     newReading,
     head,
     post,
@@ -226,6 +232,17 @@ export async function startBlueskyWorld(handles: readonly string[], config: Part
       await database.close();
       await net.close();
     },
+  };
+}
+
+/** The process environment of a Manaboard on this local network (SOCIAL_NETWORK=bluesky). */
+function blueskyEnv(net: LocalAtprotoNetwork): Record<string, string> {
+  return {
+    SOCIAL_NETWORK: 'bluesky',
+    BLUESKY_APPVIEW_URL: net.appviewUrl,
+    BLUESKY_PLC_URL: net.plcUrl,
+    BLUESKY_RELAY_URL: net.streamUrl,
+    BLUESKY_ALLOW_HTTP: 'true',
   };
 }
 
