@@ -30,9 +30,13 @@ export type FirehoseOptions = {
   /** A ping is sent this often; a connection silent for `idleTimeoutMs` (no frame, no pong) is stalled. */
   heartbeatMs?: number;
   idleTimeoutMs?: number;
-  /** Frames read but not handled yet at most; the socket is paused beyond (default 2,000). */
+  /**
+   * Frames read but not handled yet at most; the socket is paused beyond (default 250, ~750 KB). Small, so a frame
+   * dies young (in V8's young generation) rather than being promoted while it waits (issue 31: 2,000 made the old
+   * generation churn, and its collections stalled the event loop).
+   */
   maxQueuedFrames?: number;
-  /** The longest the reader holds the event loop at a time, ms (default 4); it then lets it turn once. */
+  /** The longest the reader holds the event loop at a time, ms (default 2); it then lets it turn once. */
   sliceMs?: number;
   gapFill?: GapFiller | undefined;
   gapNote: string;
@@ -81,7 +85,7 @@ export class BlueskyFirehose implements StreamSource {
     const url = new URL('/xrpc/com.atproto.sync.subscribeRepos', o.relayUrl);
     if (typeof cursor?.seq === 'number') url.searchParams.set('cursor', String(cursor.seq));
     const socket = new WebSocket(url, { maxPayload: SOCKET_MAX_PAYLOAD });
-    const queue = new FrameQueue(socket, o.maxQueuedFrames ?? 2_000);
+    const queue = new FrameQueue(socket, o.maxQueuedFrames ?? 250);
     const idle = o.idleTimeoutMs ?? 60_000;
     const heartbeat = setInterval(
       () => {
@@ -97,7 +101,7 @@ export class BlueskyFirehose implements StreamSource {
     signal.addEventListener('abort', onAbort, { once: true });
     const batchSize = o.batchSize ?? 500;
     const flushMs = o.flushMs ?? 1_000;
-    const sliceMs = o.sliceMs ?? 4;
+    const sliceMs = o.sliceMs ?? 2;
     const batch = new FrameBatch();
     let sliceStart = performance.now();
     try {
