@@ -26,18 +26,29 @@ const port = 3177;
 const origin = `http://127.0.0.1:${port}`;
 const token = randomBytes(24).toString('hex');
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-quick-'));
-const app = await startAsUser(port, dataDir, {
-  SOCIAL_NETWORK: 'bluesky',
-  BLUESKY_RELAY_URL: relay.url,
-  BLUESKY_APPVIEW_URL: relay.httpUrl,
-  BLUESKY_PLC_URL: relay.httpUrl,
-  BLUESKY_HANDLE_RESOLVER_URL: relay.httpUrl,
-  BLUESKY_ALLOW_HTTP: 'true',
-  OFFICIAL_ACCOUNTS: meta.official.handle,
-  PUBLIC_ORIGIN: origin,
-  TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
-  METRICS_TOKEN: token,
-});
+const app = await startAsUser(
+  port,
+  dataDir,
+  {
+    SOCIAL_NETWORK: 'bluesky',
+    BLUESKY_RELAY_URL: relay.url,
+    BLUESKY_APPVIEW_URL: relay.httpUrl,
+    BLUESKY_PLC_URL: relay.httpUrl,
+    BLUESKY_HANDLE_RESOLVER_URL: relay.httpUrl,
+    BLUESKY_ALLOW_HTTP: 'true',
+    OFFICIAL_ACCOUNTS: meta.official.handle,
+    PUBLIC_ORIGIN: origin,
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+    METRICS_TOKEN: token,
+  },
+  // QB_TRACE_GC=true: the same server under node --trace-gc (refused in NODE_OPTIONS), with QB_STDOUT.
+  process.env.QB_TRACE_GC === 'true'
+    ? [process.execPath, '--trace-gc', 'scripts/run.mjs', 'main']
+    : undefined,
+);
+// QB_STDOUT=<file>: the server's output from here on (e.g. its --trace-gc lines), for a diagnosis.
+const out = process.env.QB_STDOUT;
+if (out) app.child.stdout?.on('data', (chunk: Buffer) => void fs.appendFile(out, chunk));
 const members = await groupRss(app.child.pid ?? 0);
 const pid = [...members].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
 const cpu = async () => {
