@@ -66,6 +66,10 @@ function report(meta: DistinctMeta, run: AppRun, readers: PlainReading[]): numbe
         `(${meta.earlyLikes} likes before their post); ${c.posts.stored} posts stored, ${c.strays} rows about no planted post` +
         (c.wrong.length ? `; wrong: ${c.wrong.slice(0, 5).join('; ')}` : ''),
     );
+  else
+    console.log(
+      '    not checked against what was planted (BENCH_DISTINCT_CHECK=off, or the run did not finish)',
+    );
   return rate / reader;
 }
 
@@ -117,12 +121,18 @@ export async function distinctStreamBench(): Promise<void> {
         ...(board > 0 ? { boardSeconds: board } : {}),
         ...(profileDir ? { profileDir } : {}),
       });
+      // The app's figures first, beside the reader before it: they stand even if the reader after it fails.
+      console.log(
+        `  round ${round + 1}: plain reader before ${fmt(before.frames / before.seconds, 0)} frames/s ` +
+          `(${fmt(before.cpuSeconds / before.seconds)} cores)`,
+      );
+      ratios.push(report(meta, run, [before]));
       const after = await plainRead(relay.url, p.frames);
       console.log(
-        `  round ${round + 1}: plain reader ${fmt(before.frames / before.seconds, 0)} and ${fmt(after.frames / after.seconds, 0)} frames/s ` +
-          `(${fmt(before.cpuSeconds / before.seconds)} / ${fmt(after.cpuSeconds / after.seconds)} cores)`,
+        `  round ${round + 1}: plain reader after ${fmt(after.frames / after.seconds, 0)} frames/s ` +
+          `(${fmt(after.cpuSeconds / after.seconds)} cores); ratio to the median of both ` +
+          `${fmt((ratios.at(-1)! * (before.frames / before.seconds)) / median([before, after].map((r) => r.frames / r.seconds)))}×`,
       );
-      ratios.push(report(meta, run, [before, after]));
       if (profileDir) await profileReport(profileDir, tenths(run.samples, p.frames));
       before = after;
     }

@@ -118,7 +118,9 @@ export async function runApp(
     }
     const boardResult = await board;
     await app.stop();
-    const check = done && frames === meta.params.frames ? await checkDistinctRun(dataDir, meta) : null;
+    // BENCH_DISTINCT_CHECK=off skips the exact check (a quicker run measuring only speed and the board).
+    const checks = done && frames === meta.params.frames && process.env.BENCH_DISTINCT_CHECK !== 'off';
+    const check = checks ? await checkDistinctRun(dataDir, meta) : null;
     return { samples, loop: app.loop, check, board: boardResult, done, profile: options.profileDir ?? null };
   } finally {
     if (app.child.exitCode === null) await app.stop().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { BLUESKY_JOBS, createBlueskyStreaming } from './bluesky-streaming';
+import { LoopTurnPlugin } from './db/loop-turn-plugin';
 import { RELAY_REPLAY_MS } from './integrations/bluesky/bluesky-facts';
 import { BlueskyLedgerPublisher } from './integrations/bluesky/bluesky-ledger-publisher';
 import { systemClock } from './integrations/x/clock';
@@ -19,6 +20,8 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
   const { config, database, log, metrics } = options;
   const clock = systemClock;
   const db = database.db;
+  // On PGlite the stream's statements run on the thread that serves requests: each lets the loop turn (issue 31).
+  const streamDb = database.kind === 'pglite' ? db.withPlugin(new LoopTurnPlugin()) : db;
   // Lag, rates and the relay's replay window left: this process's metrics, the log, and a row for other processes.
   const progress = new StreamProgressReporter({
     db,
@@ -38,7 +41,7 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
   });
   const reading = createBlueskyStreaming({
     config: config.bluesky,
-    db,
+    db: streamDb,
     log,
     clock,
     stream: {

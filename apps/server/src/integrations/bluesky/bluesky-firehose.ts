@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import WebSocket from 'ws';
 import type { StreamInterest } from '../../social/stream-interest';
 import type {
@@ -29,8 +30,14 @@ export type FirehoseOptions = {
   /** A ping is sent this often; a connection silent for `idleTimeoutMs` (no frame, no pong) is stalled. */
   heartbeatMs?: number;
   idleTimeoutMs?: number;
-  /** Frames read but not handled yet at most; the socket is paused beyond (default 2,000). */
+  /**
+   * Frames read but not handled yet at most; the socket is paused beyond (default 250, ~750 KB). Small, so a frame
+   * dies young (in V8's young generation) rather than being promoted while it waits (issue 31: 2,000 made the old
+   * generation churn, and its collections stalled the event loop).
+   */
   maxQueuedFrames?: number;
+  /** The longest the reader holds the event loop at a time, ms (default 2); it then lets it turn once. */
+  sliceMs?: number;
   gapFill?: GapFiller | undefined;
   gapNote: string;
   /** Counts what was skipped (the operator's metric); each is also logged. */
@@ -48,6 +55,11 @@ export class StalledConnectionError extends Error {
  * them (`{ seq, time }`). Frames wait in a bounded queue (the socket is paused when it is full), so a slow database
  * holds the relay rather than memory. A closed, failed or stalled connection (no frame and no pong for
  * `idleTimeoutMs`) ends the read with an error: the engine resumes from its stored cursor after a backoff.
+ *
+ * The reader shares the event loop with the requests (issue 31): in a backlog, frames are always queued, and most
+ * concern nobody, so no batch and no wait would ever let the loop turn. So the reader works in slices of at most
+ * `sliceMs` and then yields one turn of the loop (setImmediate: timers, I/O, requests waiting run first). A slice
+ * costs nothing to the order of frames or the cursor: the batch simply waits in memory meanwhile.
  */
 export class BlueskyFirehose implements StreamSource {
   readonly name = 'Bluesky relay';
@@ -73,7 +85,7 @@ export class BlueskyFirehose implements StreamSource {
     const url = new URL('/xrpc/com.atproto.sync.subscribeRepos', o.relayUrl);
     if (typeof cursor?.seq === 'number') url.searchParams.set('cursor', String(cursor.seq));
     const socket = new WebSocket(url, { maxPayload: SOCKET_MAX_PAYLOAD });
-    const queue = new FrameQueue(socket, o.maxQueuedFrames ?? 2_000);
+    const queue = new FrameQueue(socket, o.maxQueuedFrames ?? 250);
     const idle = o.idleTimeoutMs ?? 60_000;
     const heartbeat = setInterval(
       () => {
@@ -89,14 +101,24 @@ export class BlueskyFirehose implements StreamSource {
     signal.addEventListener('abort', onAbort, { once: true });
     const batchSize = o.batchSize ?? 500;
     const flushMs = o.flushMs ?? 1_000;
+    const sliceMs = o.sliceMs ?? 2;
     const batch = new FrameBatch();
+    let sliceStart = performance.now();
     try {
       while (!signal.aborted) {
+        if (performance.now() - sliceStart >= sliceMs) {
+          await nextTurn();
+          sliceStart = performance.now();
+          continue;
+        }
         const frame = queue.next();
         if (!frame) {
           if (queue.failure) throw queue.failure;
           if (batch.due(Infinity, flushMs)) yield batch.take();
-          else await queue.waitFor(batch.pending ? flushMs - batch.age : flushMs);
+          else {
+            await queue.waitFor(batch.pending ? flushMs - batch.age : flushMs);
+            sliceStart = performance.now();
+          }
           continue;
         }
         const pending = o.reader.read(frame, interest);
