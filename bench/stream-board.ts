@@ -12,7 +12,8 @@ import path from 'node:path';
 import { startDistinctRelay } from './lib/distinct-relay';
 import { loadDistinctStream } from './lib/distinct-stream';
 import { load } from './lib/load';
-import { groupRss, startAsUser } from './lib/user-process';
+import { groupRss } from './lib/cpu-time';
+import { startAsUser } from './lib/user-process';
 
 const meta = await loadDistinctStream();
 const frames = meta.params.frames;
