@@ -177,7 +177,7 @@ describe.each(testDatabaseKinds())('the console lists every job of the schedule 
     );
 
     await pause(bsky, admin, true);
-    expect((await status(bsky, admin)).jobs.map((j) => j.nextRunAt)).toEqual(Array(5).fill(null));
+    expect((await status(bsky, admin)).jobs.map((j) => j.nextRunAt)).toEqual(Array(6).fill(null));
     await pause(bsky, admin, false);
     const { data: resumed, window: later } = await timedStatus(bsky, admin);
     expect(resumed.jobs.map((j) => j.job)).toEqual([
