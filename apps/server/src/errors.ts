@@ -36,6 +36,24 @@ export class CatalogueError extends AppError {
   }
 }
 
+/** A write the current state does not allow right now (another one of the same kind is under way). */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, 'CONFLICT', message);
+  }
+}
+
+/**
+ * Work that ran into a concurrent change and was dropped whole (nothing half-done is kept): 503 with Retry-After,
+ * the same request may succeed in a moment. Logged as a warning: a race, not a fault.
+ */
+export class TryAgainError extends AppError {
+  override name = 'TryAgainError';
+  constructor(message: string, retryAfterSeconds: number) {
+    super(503, 'CONFLICT', message, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
 /**
  * A member's own server (their PDS) did not answer: 503, and not our fault, so it is logged as a warning with the
  * reason only, never as an error with a stack trace.

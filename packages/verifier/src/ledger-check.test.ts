@@ -158,6 +158,61 @@ describe('reading a ledger', () => {
     ]);
   });
 
+  it('accepts ids of different lengths in plain code-unit order, as the server writes them', () => {
+    // did:web ids are shorter than did:plc ones but sort after them by code units ('p' < 'w'): compareIds
+    // (shorter first) would put them first, so this ledger fails if the verifier used it for these ids.
+    const web = 'did:web:dave.test';
+    const at = '2026-11-26T00:00:00.000Z';
+    const members: WorldMember[] = [
+      {
+        author: alice,
+        handle: 'alice.test',
+        firstTrackedAt: '2026-11-01T00:00:00.000Z',
+        posts: [
+          {
+            post: post(alice, 'p1'),
+            createdAt: '2026-11-24T09:00:00.000Z',
+            records: [like(web, 'w1'), like(bob, '3kabcdefghij2'), like(carol, 'not-a-tid')],
+          },
+        ],
+        referrals: [
+          { at, referee: web },
+          { at, referee: carol },
+        ],
+        interactions: [
+          { at, kind: 'like', post: post(web, 'o1'), record: null, cid: null },
+          { at, kind: 'like', post: post(carol, 'o2'), record: null, cid: null },
+        ],
+      },
+    ];
+    const lines = buildLedgerLines({ members });
+    const order = (type: string, field: string) =>
+      lines.filter((l) => l.type === type).map((l) => (l as unknown as Loose)[field] as string);
+    // The builder sorts with the server's comparators (ledger-encode.ts); the did:web ids come last.
+    expect(order('record', 'uri').map((u) => u.split('/')[2])).toEqual([bob, carol, web]);
+    expect(order('referral', 'referee')).toEqual([carol, web]);
+    expect(order('interaction', 'post')).toEqual([post(carol, 'o2'), post(web, 'o1')]);
+    const { all, summary } = check(encodeLedger(lines));
+    expect(all).toEqual([]);
+    expect(summary.records).toBe(3);
+
+    // The shorter-first order is now the wrong one, for each kind of line.
+    const text = encodeLedger(lines).split('\n');
+    const swap = (pattern: string) => {
+      const i = text.findIndex((t) => t.includes(pattern));
+      [text[i], text[i + 1]] = [text[i + 1]!, text[i]!];
+      return i + 1;
+    };
+    const record = swap(`"uri":"at://${carol}`);
+    const referral = swap(`"referee":"${carol}"`);
+    const interaction = swap(`"post":"${post(carol, 'o2')}"`);
+    expect(check(text.join('\n')).all).toEqual([
+      `format: ${record + 1}: record line out of order (by kind, then uri) or repeated`,
+      `format: ${referral + 1}: referral line out of order or repeated`,
+      `format: ${interaction + 1}: interaction line out of order or repeated`,
+    ]);
+  });
+
   it('says a ledger cut short is truncated, and an empty one empty', () => {
     const text = encodeLedger(honest);
     const { all } = check(text.slice(0, text.length - 30));

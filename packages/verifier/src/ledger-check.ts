@@ -174,7 +174,7 @@ export class LedgerCheck {
         this.sums.mana += line.mana;
         return;
       case 'post':
-        this.inOrder(number, [line.createdAt, line.post], 'post');
+        this.inOrder(number, [line.createdAt, line.post], 'post', idOrder);
         this.recordKey = null;
         this.sums.posts += 1;
         for (const n of Object.values(line.notTraceable)) this.sums.notTraceable += n;
@@ -182,17 +182,17 @@ export class LedgerCheck {
       case 'record':
         this.sums.records += 1;
         this.addressed();
-        if (this.recordKey && compareKeys(this.recordKey, [line.kind, line.uri]) >= 0) {
+        if (this.recordKey && compareKeys(this.recordKey, [line.kind, line.uri], codeUnitOrder) >= 0) {
           this.findings.add('format', number, 'record line out of order (by kind, then uri) or repeated');
         }
         this.recordKey = [line.kind, line.uri];
         return this.member?.addRecord(number, line);
       case 'referral':
-        this.inOrder(number, [line.at, line.referee], 'referral');
+        this.inOrder(number, [line.at, line.referee], 'referral', codeUnitOrder);
         return this.member?.addReferral(number, line);
       case 'interaction':
         if (line.record !== null) this.addressed();
-        this.inOrder(number, [line.at, line.post, line.kind], 'interaction');
+        this.inOrder(number, [line.at, line.post, line.kind], 'interaction', codeUnitOrder);
         return this.member?.addInteraction(number, line);
       case 'end':
         this.end = line;
@@ -221,10 +221,10 @@ export class LedgerCheck {
     }
   }
 
-  /** Lines of one kind within a member come in strictly ascending order (times as strings, ids as compareIds). */
-  private inOrder(number: number, key: string[], what: string): void {
+  /** Lines of one kind within a member come in strictly ascending order (times as strings, ids by `ids`). */
+  private inOrder(number: number, key: string[], what: string, ids: IdOrder): void {
     const full = [what, ...key];
-    if (this.orderKey?.[0] === what && compareKeys(this.orderKey.slice(1), key) >= 0) {
+    if (this.orderKey?.[0] === what && compareKeys(this.orderKey.slice(1), key, ids) >= 0) {
       this.findings.add('format', number, `${what} line out of order or repeated`);
     }
     this.orderKey = full;
@@ -263,15 +263,19 @@ export class LedgerCheck {
   }
 }
 
+type IdOrder = (a: string, b: string) => number;
+
 /**
- * Compares order keys part by part: the first (a time, or a record's kind) by code units, the rest as ids
- * (compareIds; an interaction's kind too, which orders like, reply, repost the same either way).
+ * Compares order keys part by part: the first (a time, or a record's kind) by code units, the rest by `ids`.
+ * Post ids order as compareIds (shorter first, so X's '9' before '10'); a record's uri, a referee and an
+ * interaction's post (and kind) by plain code units, as the server's SQL writes them (`collate "C"`): with
+ * compareIds a did:web beside did:plc ids would fail an honest ledger.
  */
-function compareKeys(a: string[], b: string[]): number {
+function compareKeys(a: string[], b: string[], ids: IdOrder): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const x = a[i] ?? '';
     const y = b[i] ?? '';
-    const order = i > 0 ? idOrder(x, y) : codeUnitOrder(x, y);
+    const order = i > 0 ? ids(x, y) : codeUnitOrder(x, y);
     if (order !== 0) return order;
   }
   return 0;

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@manaboard/contract';
-import { AppError, internalErrorMessage, MemberServerDownError } from '../errors';
+import { AppError, internalErrorMessage, MemberServerDownError, TryAgainError } from '../errors';
 import { routeFamilyOf } from './route-families';
 
 type Failure = { status: number; code: ErrorCode; message: string; headers?: Record<string, string> };
@@ -85,6 +85,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const failure = toFailure(error);
     if (error instanceof MemberServerDownError) {
       request.log.warn({ code: failure.code, status: failure.status, reason: error.reason }, error.message);
+    } else if (error instanceof TryAgainError) {
+      request.log.warn({ code: failure.code, status: failure.status }, error.message);
     } else if (failure.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {

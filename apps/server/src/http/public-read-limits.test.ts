@@ -15,6 +15,10 @@ const PUBLIC_READS: Array<[url: string, status: number]> = [
   ['/api/daily-post-limit', 200],
   ['/api/daily-post-limit/user/1234', 200],
   ['/api/public/announcements?page=1&limit=10', 200],
+  // The ledger: its index, and a week and an edition that do not exist (long before the first tracked post).
+  ['/api/ledger', 200],
+  ['/api/ledger/2020-W01', 404],
+  ['/api/ledger/2020-W01/1', 404],
 ];
 
 // Every other class as tight as it gets: a 429 on a public read could only come from its own ceiling.
@@ -49,6 +53,9 @@ describe.each(testDatabaseKinds())('public reads and rate limits (%s)', (kind) =
         '/api/posts',
         '/api/daily-post-limit',
         '/api/public/announcements',
+        '/api/ledger',
+        '/api/ledger/2020-W01',
+        '/api/ledger/2020-W01/1',
       ]),
     );
   });

@@ -7,7 +7,13 @@ import {
   type LedgerRecord,
   type LedgerRules,
 } from '@manaboard/contract/ledger';
-import { compareIds, overDailyLimit, postMana } from '../../../../apps/server/src/modules/mana/scoring';
+import {
+  compareCodeUnits,
+  compareInteractions,
+  comparePosts,
+  compareReferrals,
+} from '../../../../apps/server/src/modules/ledger/ledger-encode';
+import { overDailyLimit, postMana } from '../../../../apps/server/src/modules/mana/scoring';
 
 /**
  * Builds honest ledgers for the tests with the contract's canonical encoder and the SERVER's scoring functions
@@ -117,9 +123,8 @@ export function encodeLedger(lines: readonly LedgerLine[]): string {
 }
 
 function memberBlock(m: WorldMember, rules: LedgerRules, version: number) {
-  const posts = [...(m.posts ?? [])].sort((a, b) =>
-    a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : compareIds(a.post, b.post),
-  );
+  // The server's own comparators (and, for records, the order its SQL writes: kind, then uri collate "C").
+  const posts = [...(m.posts ?? [])].sort(comparePosts);
   const over = overDailyLimit(
     posts.map((p) => ({ id: p.post, createdAt: new Date(p.createdAt) })),
     rules.dailyLimit,
@@ -127,8 +132,8 @@ function memberBlock(m: WorldMember, rules: LedgerRules, version: number) {
   const lines: LedgerLine[] = [];
   let mana = 0;
   for (const p of posts) {
-    const records = [...(p.records ?? [])].sort((a, b) =>
-      a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : compareIds(a.uri, b.uri),
+    const records = [...(p.records ?? [])].sort(
+      (a, b) => compareCodeUnits(a.kind, b.kind) || compareCodeUnits(a.uri, b.uri),
     );
     const untraced = { likes: 0, quotes: 0, replies: 0, reposts: 0, ...p.notTraceable };
     const counts = { ...untraced };
@@ -153,9 +158,7 @@ function memberBlock(m: WorldMember, rules: LedgerRules, version: number) {
     });
     for (const r of records) lines.push({ ...r, post: p.post, type: 'record' });
   }
-  const referrals = [...(m.referrals ?? [])].sort((a, b) =>
-    a.at < b.at ? -1 : a.at > b.at ? 1 : compareIds(a.referee, b.referee),
-  );
+  const referrals = [...(m.referrals ?? [])].sort(compareReferrals);
   for (const r of referrals) {
     lines.push({
       at: r.at,
@@ -167,9 +170,7 @@ function memberBlock(m: WorldMember, rules: LedgerRules, version: number) {
     });
     mana += rules.referralReward;
   }
-  const interactions = [...(m.interactions ?? [])].sort((a, b) =>
-    a.at < b.at ? -1 : a.at > b.at ? 1 : compareIds(a.post, b.post) || (a.kind < b.kind ? -1 : 1),
-  );
+  const interactions = [...(m.interactions ?? [])].sort(compareInteractions);
   for (const i of interactions) {
     const reward = rules.interactionRewards[i.kind];
     lines.push({ ...i, author: m.author, mana: reward, rulesVersion: version, type: 'interaction' });

@@ -16,17 +16,31 @@ const nasty = [
 describe.each(testDatabaseKinds())('record lines made by the database (%s)', (kind) => {
   let database: DatabaseHandle;
   const post = 'at://did:plc:subject/app.bsky.feed.post/"odd\\post';
-  const records = nasty.flatMap((text, i) =>
-    (['like', 'quote', 'reply', 'repost'] as const).map((k, j) => ({
-      id: `at://did:plc:a${i}/${k}/${text}/${j}`,
-      kind: k,
+  // A did:web like whose uri is shorter than the did:plc ones yet sorts after them by code units ('p' < 'w'):
+  // the ledger orders uris by code units alone, never shorter first (docs/ledger-format.md).
+  const webLike = 'at://did:web:x/l/1';
+  const records = [
+    ...nasty.flatMap((text, i) =>
+      (['like', 'quote', 'reply', 'repost'] as const).map((k, j) => ({
+        id: `at://did:plc:a${i}/${k}/${text}/${j}`,
+        kind: k,
+        subject_id: post,
+        author_id: `did:plc:${text}`,
+        created_at: new Date(Date.UTC(2026, 9, 1, 12, i, j, 123)),
+        cid: i === 0 ? null : `bafy${text}`,
+        state: 'counted' as const,
+      })),
+    ),
+    {
+      id: webLike,
+      kind: 'like' as const,
       subject_id: post,
-      author_id: `did:plc:${text}`,
-      created_at: new Date(Date.UTC(2026, 9, 1, 12, i, j, 123)),
-      cid: i === 0 ? null : `bafy${text}`,
+      author_id: 'did:web:x',
+      created_at: new Date(Date.UTC(2026, 9, 1, 13)),
+      cid: 'bafyweb',
       state: 'counted' as const,
-    })),
-  );
+    },
+  ];
   const expected = [...records]
     .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((r) =>
@@ -54,10 +68,12 @@ describe.each(testDatabaseKinds())('record lines made by the database (%s)', (ki
 
   it('are the contract canonical lines, in kind then code-unit order, with counts per kind', async () => {
     const [found] = await recordTexts(database.db, [post], 100);
-    expect(found?.counts).toEqual({ like: 5, quote: 5, reply: 5, repost: 5 });
+    expect(found?.counts).toEqual({ like: 6, quote: 5, reply: 5, repost: 5 });
     expect(found?.text).toBe(expected.join(''));
+    // The short did:web uri is the last like, after every longer did:plc one.
+    expect(expected[5]).toContain(`"uri":"${webLike}"`);
     // Past the cap, the text is left out: the post is read a page at a time.
-    expect((await recordTexts(database.db, [post], 19))[0]?.text).toBeNull();
+    expect((await recordTexts(database.db, [post], 20))[0]?.text).toBeNull();
   });
 
   it('come a page at a time by keyset, the pages making the same text', async () => {
@@ -71,7 +87,7 @@ describe.each(testDatabaseKinds())('record lines made by the database (%s)', (ki
       sizes.push(page.size);
       after = page.last;
     }
-    expect(sizes).toEqual([6, 6, 6, 2]);
+    expect(sizes).toEqual([6, 6, 6, 3]);
     expect(text).toBe(expected.join(''));
   });
 });

@@ -8,7 +8,11 @@ import { adminRequest, signedInAdmin, type AdminBrowser } from '../../../test/ad
 import { insertLedgerWorld, type LedgerWorld } from '../../../test/ledger-world';
 import { startLinkingTest, type LinkingTest } from '../../../test/linking-flow';
 import { testDatabaseKinds } from '../../../test/test-database';
+import { toFailure } from '../../../http/error-handler';
 import { closeWeeks } from '../../ledger/ledger-close.service';
+import { EditionBusyError } from '../../ledger/ledger-store.service';
+import { LedgerMovedError } from '../../ledger/ledger-writer';
+import { ledgerFailure } from './ledger.routes';
 
 const world: LedgerWorld = {
   members: [0, 1, 2].map((i) => ({
@@ -120,5 +124,23 @@ describe.each(testDatabaseKinds())('console ledger section on %s', (kind) => {
       [2, expect.stringMatching(/^admin:@news_desk/), 'disqualified after the week closed'],
     ]);
     expect(w40?.editions[1]?.text).toMatch(/^Week 40 of 2026 \(correction, edition 2\): 2 members earned/);
+  });
+});
+
+describe("the ledger's own failures", () => {
+  it('answer 409 for a build under way and 503 with Retry-After for data that moved, never a 500', () => {
+    const busy = toFailure(
+      ledgerFailure(new EditionBusyError('ledger 2026-W40 edition 2 exists already')) as Error,
+    );
+    expect(busy).toMatchObject({ status: 409, message: expect.stringContaining('being built right now') });
+    const moved = toFailure(ledgerFailure(new LedgerMovedError('the lines of did:plc:x changed')) as Error);
+    expect(moved).toMatchObject({
+      status: 503,
+      message: expect.stringContaining('try again'),
+      headers: { 'Retry-After': '5' },
+    });
+    // Anything else is left as it is (the handler makes it a generic 500).
+    const other = new Error('boom');
+    expect(ledgerFailure(other)).toBe(other);
   });
 });

@@ -6,10 +6,35 @@ import {
   adminLedgerResponseSchema,
   adminLedgerWeekBodySchema,
 } from '@manaboard/contract/admin';
+import { ConflictError, TryAgainError } from '../../../errors';
 import { consoleLedger } from '../../ledger/ledger-admin.service';
 import { checkWeek, issueCorrection } from '../../ledger/ledger-correction.service';
+import { EditionBusyError } from '../../ledger/ledger-store.service';
+import { LedgerMovedError } from '../../ledger/ledger-writer';
 import { adminOf } from '../admin-guard';
 import type { AdminSectionOptions } from '../admin-section-options';
+
+/** Seconds an operator is asked to wait before building again after the data moved under a build. */
+const MOVED_RETRY_SECONDS = 5;
+
+/**
+ * The ledger's own failures as answers (else a 500): another build of the same edition under way (409), or the
+ * data changed while the week was read (PGlite, no snapshot), so the build was dropped whole (503, try again).
+ */
+export function ledgerFailure(error: unknown): unknown {
+  if (error instanceof EditionBusyError) {
+    return new ConflictError(
+      'Another correction of this week is being built right now: wait for it to finish, then check the week again.',
+    );
+  }
+  if (error instanceof LedgerMovedError) {
+    return new TryAgainError(
+      'The data changed while the ledger was being built, so nothing was kept: try again in a moment.',
+      MOVED_RETRY_SECONDS,
+    );
+  }
+  return error;
+}
 
 /**
  * The weekly ledger (ADR 014): every week, its editions, their hashes and publication (or the text to post by
@@ -31,7 +56,12 @@ export const adminLedgerRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = asy
   app.post(
     '/ledger/check',
     { schema: { body: adminLedgerWeekBodySchema, response: { 200: adminLedgerCheckResponseSchema } } },
-    async (request) => ({ success: true as const, data: await checkWeek(context, request.body.week) }),
+    async (request) => ({
+      success: true as const,
+      data: await checkWeek(context, request.body.week).catch((error: unknown) => {
+        throw ledgerFailure(error);
+      }),
+    }),
   );
 
   app.post(
@@ -44,6 +74,8 @@ export const adminLedgerRoutes: FastifyPluginAsyncZod<AdminSectionOptions> = asy
         actor: adminOf(request).actor,
         reason: request.body.reason,
         now: new Date(now()),
+      }).catch((error: unknown) => {
+        throw ledgerFailure(error);
       });
       return {
         success: true as const,
