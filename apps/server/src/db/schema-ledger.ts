@@ -20,7 +20,10 @@ export interface LedgersTable {
   closed_at: Timestamp;
   /** When this edition was made (the index's date). */
   created_at: Timestamp;
+  /** The last time its build wrote (a chunk); a `building` row not touched for 10 minutes is dropped as stale. */
   updated_at: Timestamp;
+  /** The building process's random token (migration 0024): its writes count only while the row holds it. */
+  build_token: Nullable<string>;
   /** Why a correction was issued (null for edition 1). */
   reason: Nullable<string>;
   /** `worker`, or the operator who issued a correction. */

@@ -21,6 +21,7 @@ import * as m0020 from './0020-record-tracing';
 import * as m0021 from './0021-ledgers';
 import * as m0022 from './0022-record-proofs';
 import * as m0023 from './0023-stream-tenths';
+import * as m0024 from './0024-ledger-build-token';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0021-ledgers': m0021,
   '0022-record-proofs': m0022,
   '0023-stream-tenths': m0023,
+  '0024-ledger-build-token': m0024,
 };

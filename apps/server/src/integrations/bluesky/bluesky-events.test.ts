@@ -81,6 +81,18 @@ describe('Bluesky commit operations → the engine’s stream events', () => {
     expect(list).toMatchObject({ type: 'post', quotes: null });
   });
 
+  it('a like or repost keeps its claimed time when sane, and is never dated after its commit nor before 1970', () => {
+    const subject = { uri: bobPost, cid: 'bafy' };
+    const at = (collection: string, createdAt: string) =>
+      (toStreamEvent(op(collection, { subject, createdAt })) as { createdAt: Date }).createdAt;
+    expect(at('app.bsky.feed.like', '2026-11-24T09:30:00.000Z')).toEqual(
+      new Date('2026-11-24T09:30:00.000Z'),
+    );
+    expect(at('app.bsky.feed.like', '+010000-01-01T00:00:00.000Z')).toEqual(new Date(TIME));
+    expect(at('app.bsky.feed.repost', '2027-01-01T00:00:00.000Z')).toEqual(new Date(TIME));
+    expect(at('app.bsky.feed.repost', '-000100-01-01T00:00:00.000Z')).toEqual(new Date(0));
+  });
+
   it('likes and reposts name their subject post and its author; a like of a feed generator is skipped', () => {
     const subject = { uri: bobPost, cid: 'c' };
     expect(toStreamEvent(op('app.bsky.feed.like', { subject, createdAt: TIME }))).toEqual({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PostRef, StreamEvent } from '../../social/stream-source';
+import { claimedTime } from './bluesky-claimed-time';
 import { parsePostId, POST_COLLECTION } from './bluesky-ids';
 
 export const LIKE_COLLECTION = 'app.bsky.feed.like';
@@ -119,12 +120,18 @@ export function toStreamEvent(op: CommitOp): StreamEvent | null {
     throw new MalformedRecordError(`${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   const subject = postRef(parsed.data.subject.uri);
   if (!subject) return null; // a like of a feed generator or list, not of a post
+  const commit = Date.parse(op.time);
   return {
     type: op.collection === LIKE_COLLECTION ? 'like' : 'repost',
     id,
     authorId: op.did,
     subject,
-    createdAt: new Date(parsed.data.createdAt),
+    // The client's claimed time, never after the commit (now, were the commit's time unreadable) nor before 1970:
+    // a client can date a like anything.
+    createdAt: claimedTime(
+      Date.parse(parsed.data.createdAt),
+      new Date(Number.isNaN(commit) ? Date.now() : commit),
+    ),
     ...(op.cid ? { cid: op.cid } : {}),
   };
 }

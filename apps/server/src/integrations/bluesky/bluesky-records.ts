@@ -1,6 +1,7 @@
 import { AtpAgent, type AppBskyFeedDefs } from '@atproto/api';
 import { IdResolver } from '@atproto/identity';
 import type { CallBudget, PostRecord, RecordKind, RecordsFound } from '../../social/social-network';
+import { claimedTime } from './bluesky-claimed-time';
 import { LIKE_COLLECTION, REPOST_COLLECTION } from './bluesky-events';
 
 /** Items per page of every list read here (the most the AppView and a PDS give). */
@@ -185,7 +186,7 @@ export class BlueskyRecordReader {
             id: r.uri,
             cid: typeof r.cid === 'string' ? r.cid : null,
             authorId: did,
-            createdAt: new Date(Number.isNaN(at) ? post.createdAt.getTime() : at),
+            createdAt: claimedTime(Number.isNaN(at) ? post.createdAt.getTime() : at, new Date()),
           };
         }
         if (!Number.isNaN(at) && at < post.createdAt.getTime()) return null;
@@ -222,7 +223,7 @@ function toRecord(view: AppBskyFeedDefs.PostView): PostRecord {
     id: view.uri,
     cid: view.cid,
     authorId: view.author.did,
-    createdAt: new Date(Number.isNaN(claimed) ? Date.parse(view.indexedAt) : claimed),
+    createdAt: claimedTime(Number.isNaN(claimed) ? Date.parse(view.indexedAt) : claimed, new Date()),
   };
 }
 

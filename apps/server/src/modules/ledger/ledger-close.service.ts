@@ -76,7 +76,12 @@ export async function closeWeeks(
       );
       outcome.closed.push(stored);
     } catch (error) {
-      if (error instanceof LedgerMovedError || error instanceof EditionBusyError) {
+      // Moved data, another builder, or this build's row dropped as stale meanwhile: the next run tries again.
+      if (
+        error instanceof LedgerMovedError ||
+        error instanceof EditionBusyError ||
+        error instanceof store.EditionLostError
+      ) {
         outcome.waiting = week.week;
         break;
       }

@@ -7,6 +7,22 @@ import type { NetworkName } from '../../social/social-network';
 export type EditionRow = Selectable<LedgersTable>;
 
 /**
+ * A build's row is gone or belongs to another build now (dropped as stale, then started again): what it wrote is
+ * not this edition, so it stores nothing.
+ */
+export class EditionLostError extends Error {
+  override readonly name = 'EditionLostError';
+}
+
+type BuildKey = { week: string; edition: number; token: string };
+
+function lost(key: BuildKey): EditionLostError {
+  return new EditionLostError(
+    `ledger ${key.week} edition ${key.edition}: this build lost its row (dropped as stale or taken by another build); nothing was stored`,
+  );
+}
+
+/**
  * Starts an edition: its row, `building` (never served). False when the week already has this edition (another
  * process builds or built it), so two builders never write one edition.
  */
@@ -15,6 +31,8 @@ export async function startEdition(
   row: {
     week: string;
     edition: number;
+    /** The build's random token: its later writes count only while the row holds it. */
+    token: string;
     network: NetworkName;
     closedAt: Date;
     createdBy: string;
@@ -34,6 +52,7 @@ export async function startEdition(
       updated_at: row.now,
       created_by: row.createdBy,
       reason: row.reason,
+      build_token: row.token,
     })
     .onConflict((oc) => oc.columns(['week', 'edition']).doNothing())
     .returning('edition')
@@ -41,12 +60,25 @@ export async function startEdition(
   return inserted !== undefined;
 }
 
-/** Appends a piece of an edition's bytes, gzip'd, and notes the build is alive. */
+/**
+ * Appends a piece of an edition's bytes, gzip'd, and notes the build is alive at `now` (the time of writing, so a
+ * long build that keeps writing is never taken for a dead one). The row is touched first, only while it holds the
+ * build's token (the update locks it against a concurrent drop); EditionLostError when it does not.
+ */
 export async function appendChunk(
   db: Db,
-  chunk: { week: string; edition: number; seq: number; data: Uint8Array; rawLength: number; now: Date },
+  chunk: BuildKey & { seq: number; data: Uint8Array; rawLength: number; now: Date },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    const touched = await trx
+      .updateTable('ledgers')
+      .set({ updated_at: chunk.now })
+      .where('week', '=', chunk.week)
+      .where('edition', '=', chunk.edition)
+      .where('state', '=', 'building')
+      .where('build_token', '=', chunk.token)
+      .executeTakeFirst();
+    if (Number(touched.numUpdatedRows) !== 1) throw lost(chunk);
     await trx
       .insertInto('ledger_chunks')
       .values({
@@ -57,12 +89,6 @@ export async function appendChunk(
         raw_length: chunk.rawLength,
       })
       .execute();
-    await trx
-      .updateTable('ledgers')
-      .set({ updated_at: chunk.now })
-      .where('week', '=', chunk.week)
-      .where('edition', '=', chunk.edition)
-      .execute();
   });
 }
 
@@ -72,8 +98,10 @@ export async function appendChunk(
  */
 export async function finishEdition(
   db: Kysely<Database>,
-  key: { week: string; edition: number },
+  key: BuildKey,
   done: { sha256: string; byteLength: number; gzipLength: number; members: number; mana: number; now: Date },
+  /** What this build appended: the stored chunks must be exactly these (no other build's among them). */
+  wrote: { chunks: number; rawLength: number },
   audit?: AuditEntry,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -87,24 +115,36 @@ export async function finishEdition(
         members: done.members,
         mana: done.mana,
         updated_at: done.now,
+        build_token: null,
       })
       .where('week', '=', key.week)
       .where('edition', '=', key.edition)
       .where('state', '=', 'building')
+      .where('build_token', '=', key.token)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1)
-      throw new Error(`ledger ${key.week} edition ${key.edition} vanished while it was built`);
+    if (Number(result.numUpdatedRows) !== 1) throw lost(key);
+    const chunks = await trx
+      .selectFrom('ledger_chunks')
+      .select((eb) => [eb.fn.countAll().as('chunks'), eb.fn.sum('raw_length').as('raw')])
+      .where('week', '=', key.week)
+      .where('edition', '=', key.edition)
+      .executeTakeFirstOrThrow();
+    if (Number(chunks.chunks) !== wrote.chunks || Number(chunks.raw ?? 0) !== wrote.rawLength)
+      throw new Error(
+        `ledger ${key.week} edition ${key.edition}: ${Number(chunks.chunks)} chunks of ${Number(chunks.raw ?? 0)} bytes stored, this build wrote ${wrote.chunks} of ${wrote.rawLength}; nothing was stored`,
+      );
     if (audit) await recordAudit(trx, audit);
   });
 }
 
-/** Drops an edition that is still being built (its chunks go with it). */
-export async function dropBuilding(db: Db, key: { week: string; edition: number }): Promise<void> {
+/** Drops this build's edition while it is still being built (its chunks go with it); never another build's. */
+export async function dropBuilding(db: Db, key: BuildKey): Promise<void> {
   await db
     .deleteFrom('ledgers')
     .where('week', '=', key.week)
     .where('edition', '=', key.edition)
     .where('state', '=', 'building')
+    .where('build_token', '=', key.token)
     .execute();
 }
 

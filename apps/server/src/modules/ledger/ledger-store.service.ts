@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -40,11 +40,24 @@ export async function storeEdition(
   db: Kysely<Database>,
   kind: 'pglite' | 'postgres',
   plan: LedgerPlan & { closedAt: Date },
-  meta: { createdBy: string; reason: string | null; now: Date; audit?: (done: StoredEdition) => AuditEntry },
+  meta: {
+    createdBy: string;
+    reason: string | null;
+    now: Date;
+    /** The time of each write (default: `now` plus the time the build has taken so far). */
+    clock?: () => Date;
+    audit?: (done: StoredEdition) => AuditEntry;
+  },
 ): Promise<StoredEdition> {
   const key = { week: plan.week.week, edition: plan.edition };
+  // Each write is stamped with the time it happens, not the build's start: a build longer than STALE_BUILD_MS
+  // that keeps writing is alive, and must not be dropped as stale (a second builder could then start the edition).
+  const startedAt = performance.now();
+  const clock =
+    meta.clock ?? (() => new Date(meta.now.getTime() + Math.round(performance.now() - startedAt)));
+  const build = { ...key, token: randomUUID() };
   const started = await store.startEdition(db, {
-    ...key,
+    ...build,
     network: plan.network,
     closedAt: plan.closedAt,
     createdBy: meta.createdBy,
@@ -86,7 +99,7 @@ export async function storeEdition(
       gzipLength += data.length;
       pending = [];
       pendingBytes = 0;
-      await store.appendChunk(db, { ...key, seq: seq++, data, rawLength: fed - storedRaw, now: meta.now });
+      await store.appendChunk(db, { ...build, seq: seq++, data, rawLength: fed - storedRaw, now: clock() });
       storedRaw = fed;
     };
     for await (const piece of compressor as AsyncIterable<Buffer>) {
@@ -101,13 +114,14 @@ export async function storeEdition(
     const done = { ...key, sha256, byteLength, end };
     await store.finishEdition(
       db,
-      key,
+      build,
       { sha256, byteLength, gzipLength, members: end.members, mana: end.mana, now: meta.now },
+      { chunks: seq, rawLength: storedRaw },
       meta.audit?.(done),
     );
     return done;
   } catch (error) {
-    await store.dropBuilding(db, key);
+    await store.dropBuilding(db, build);
     throw error;
   }
 }

@@ -219,7 +219,7 @@ describe.each(testDatabaseKinds())('the weekly ledger over HTTP (%s)', (kind) =>
   it('serves nothing of an edition a crash left half built, and drops it once it is stale', async () => {
     const db = h.database.db;
     const now = new Date();
-    const key = { week: '2026-W47', edition: 1 };
+    const key = { week: '2026-W47', edition: 1, token: 'crashed-build' };
     expect(
       await store.startEdition(db, {
         ...key,
