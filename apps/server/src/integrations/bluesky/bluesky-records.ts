@@ -38,7 +38,8 @@ class Stop extends Error {
  * replies (the thread, `getPostThread`) are posts, each with its AT URI and CID; `getLikes` and `getRepostedBy`
  * name only the accounts, so each account's own record is found in its repository on its PDS
  * (`com.atproto.repo.listRecords`, newest first, until the records are older than the post). Every call takes one
- * from the run's budget; a 429 ends the read (the next run goes on), as does any other failure.
+ * from the run's budget; a 429 ends the read (the next run goes on), as does any other failure (but a PDS that
+ * fails or is refused only leaves that account's record not found).
  */
 export class BlueskyRecordReader {
   private readonly appview: AtpAgent;
