@@ -3,6 +3,7 @@ import { IdResolver } from '@atproto/identity';
 import type { CallBudget, PostRecord, RecordKind, RecordsFound } from '../../social/social-network';
 import { claimedTime } from './bluesky-claimed-time';
 import { LIKE_COLLECTION, REPOST_COLLECTION } from './bluesky-events';
+import { CALL_TIMEOUT_MS, guardedFetch, ownListedRecord, timedFetch } from './guarded-fetch';
 
 /** Items per page of every list read here (the most the AppView and a PDS give). */
 const PAGE_LIMIT = 100;
@@ -38,16 +39,23 @@ class Stop extends Error {
  * replies (the thread, `getPostThread`) are posts, each with its AT URI and CID; `getLikes` and `getRepostedBy`
  * name only the accounts, so each account's own record is found in its repository on its PDS
  * (`com.atproto.repo.listRecords`, newest first, until the records are older than the post). Every call takes one
- * from the run's budget; a 429 ends the read (the next run goes on), as does any other failure.
+ * from the run's budget; a 429 ends the read (the next run goes on), as does any other failure (but a PDS that
+ * fails or is refused only leaves that account's record not found).
  */
 export class BlueskyRecordReader {
   private readonly appview: AtpAgent;
   private readonly resolver: IdResolver;
   private readonly pds = new Map<string, Promise<string | null>>();
+  /** For the PDSes DID documents name: anyone can point theirs at any address (SSRF). */
+  private readonly pdsFetch: typeof globalThis.fetch;
 
   constructor(private readonly options: RecordReaderOptions) {
     this.appview = new AtpAgent({
       service: options.appviewUrl,
+      fetch: timedFetch(CALL_TIMEOUT_MS, options.fetch),
+    });
+    this.pdsFetch = guardedFetch({
+      allowHttp: options.allowHttp,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     this.resolver = new IdResolver({
@@ -171,20 +179,17 @@ export class BlueskyRecordReader {
       url.searchParams.set('collection', collection);
       url.searchParams.set('limit', String(PAGE_LIMIT));
       if (cursor) url.searchParams.set('cursor', cursor);
-      const response = await (this.options.fetch ?? globalThis.fetch)(url, {
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (response.status === 429) throw new Stop('rate-limited');
-      if (!response.ok) return null;
-      const body = (await response.json()) as { records?: unknown; cursor?: unknown };
+      const body = await this.listPage(url);
+      if (!body) return null;
       const records = Array.isArray(body.records) ? (body.records as ListedRecord[]) : [];
       for (const r of records) {
-        const subject = r.value?.subject?.uri;
         const at = Date.parse(typeof r.value?.createdAt === 'string' ? r.value.createdAt : '');
-        if (subject === post.id && typeof r.uri === 'string') {
+        // Only this account's own record of the post (a hostile PDS could name another record: dropped).
+        const own = ownListedRecord(r, did, collection, post.id);
+        if (own) {
           return {
-            id: r.uri,
-            cid: typeof r.cid === 'string' ? r.cid : null,
+            id: own.uri,
+            cid: own.cid,
             authorId: did,
             createdAt: claimedTime(Number.isNaN(at) ? post.createdAt.getTime() : at, new Date()),
           };
@@ -195,6 +200,26 @@ export class BlueskyRecordReader {
       cursor = body.cursor;
     }
     return null;
+  }
+
+  /**
+   * One page of `listRecords` through the guarded fetch; null when the PDS fails, is refused (a private or http
+   * address) or answers too much: that account's record is then not found (its point stays untraced), the other
+   * accounts are still read. A 429 ends the read.
+   */
+  private async listPage(url: URL): Promise<{ records?: unknown; cursor?: unknown } | null> {
+    try {
+      const response = await this.pdsFetch(url);
+      if (response.status === 429) throw new Stop('rate-limited');
+      if (!response.ok) {
+        await response.body?.cancel();
+        return null;
+      }
+      return (await response.json()) as { records?: unknown; cursor?: unknown };
+    } catch (error) {
+      if (error instanceof Stop) throw error;
+      return null;
+    }
   }
 
   /** An account's PDS from its DID document (once per reader). */

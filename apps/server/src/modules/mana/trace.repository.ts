@@ -100,7 +100,10 @@ export async function storeTraced(
           .columns(['id', 'kind'])
           .doUpdateSet({ state: 'counted', void_reason: null, void_at: null })
           .where('stream_records.state', '=', 'void')
-          .where('stream_records.void_reason', '=', 'late'),
+          .where('stream_records.void_reason', '=', 'late')
+          // Only the same record come back: never another post's or another account's row under a borrowed id.
+          .where('stream_records.subject_id', '=', post.id)
+          .whereRef('stream_records.author_id', '=', 'excluded.author_id'),
       )
       .returning('id')
       .execute();
