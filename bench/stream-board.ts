@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { distinctAppEnv } from './lib/distinct-app-run';
 import { startDistinctRelay } from './lib/distinct-relay';
 import { loadDistinctStream } from './lib/distinct-stream';
 import { load } from './lib/load';
@@ -30,18 +31,7 @@ const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-quick-'));
 const app = await startAsUser(
   port,
   dataDir,
-  {
-    SOCIAL_NETWORK: 'bluesky',
-    BLUESKY_RELAY_URL: relay.url,
-    BLUESKY_APPVIEW_URL: relay.httpUrl,
-    BLUESKY_PLC_URL: relay.httpUrl,
-    BLUESKY_HANDLE_RESOLVER_URL: relay.httpUrl,
-    BLUESKY_ALLOW_HTTP: 'true',
-    OFFICIAL_ACCOUNTS: meta.official.handle,
-    PUBLIC_ORIGIN: origin,
-    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
-    METRICS_TOKEN: token,
-  },
+  distinctAppEnv(relay, meta, origin, token),
   // QB_TRACE_GC=true: the same server under node --trace-gc (refused in NODE_OPTIONS), with QB_STDOUT.
   process.env.QB_TRACE_GC === 'true'
     ? [process.execPath, '--trace-gc', 'scripts/run.mjs', 'main']

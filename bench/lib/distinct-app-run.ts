@@ -11,7 +11,7 @@ import { checkDistinctRun, type DistinctCheck } from './distinct-check';
 import type { DistinctRelay } from './distinct-relay';
 import type { DistinctMeta } from './distinct-stream';
 import { load, type LoadResult } from './load';
-import { groupRss } from './cpu-time';
+import { cpuMicros, groupRss } from './cpu-time';
 import { startAsUser, type LoopDelay } from './user-process';
 
 export type Sample = { at: number; hr: bigint; seen: number; rss: number; cpu: number };
@@ -28,9 +28,34 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** CPU seconds (user + system) of a process, from /proc/<pid>/stat (clock ticks of 1/100 s). */
 async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return cpuMicros(pid).then(
+    (micros) => micros / 1e6,
+    () => Number.NaN,
+  );
+}
+
+/**
+ * The settings of `npm start` on Bluesky reading the distinct-traffic relay (also its AppView and PLC), as both
+ * the stream-distinct bench and bench/stream-board.ts run it: the rest are `npm start`'s defaults.
+ */
+export function distinctAppEnv(
+  relay: DistinctRelay,
+  meta: DistinctMeta,
+  origin: string,
+  metricsToken: string,
+): Record<string, string> {
+  return {
+    SOCIAL_NETWORK: 'bluesky',
+    BLUESKY_RELAY_URL: relay.url,
+    BLUESKY_APPVIEW_URL: relay.httpUrl,
+    BLUESKY_PLC_URL: relay.httpUrl,
+    BLUESKY_HANDLE_RESOLVER_URL: relay.httpUrl,
+    BLUESKY_ALLOW_HTTP: 'true',
+    OFFICIAL_ACCOUNTS: meta.official.handle,
+    PUBLIC_ORIGIN: origin,
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+    METRICS_TOKEN: metricsToken,
+  };
 }
 
 export async function runApp(
@@ -58,16 +83,7 @@ export async function runApp(
     options.port,
     dataDir,
     {
-      SOCIAL_NETWORK: 'bluesky',
-      BLUESKY_RELAY_URL: relay.url,
-      BLUESKY_APPVIEW_URL: relay.httpUrl,
-      BLUESKY_PLC_URL: relay.httpUrl,
-      BLUESKY_HANDLE_RESOLVER_URL: relay.httpUrl,
-      BLUESKY_ALLOW_HTTP: 'true',
-      OFFICIAL_ACCOUNTS: meta.official.handle,
-      PUBLIC_ORIGIN: origin,
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
-      METRICS_TOKEN: token,
+      ...distinctAppEnv(relay, meta, origin, token),
       ...(process.env.BENCH_DISTINCT_VERIFY === 'true' ? { BLUESKY_VERIFY_COMMITS: 'true' } : {}),
     },
     command,
