@@ -84,7 +84,9 @@ export type SkipReason =
   | 'unknown-frame'
   | 'malformed-record'
   | 'bad-signature'
-  | 'stalled-connection';
+  | 'stalled-connection'
+  /** A frame whose seq is at or before one already handed on (a relay's re-send, or a seq that went back). */
+  | 'replayed-seq';
 
 /** The minimal log a source writes to (pino's shape). */
 export type StreamLog = {

@@ -78,6 +78,39 @@ describe('the Bluesky stream source on a connection', () => {
     expect(skipped.sort()).toEqual(['malformed-frame', 'oversized-frame', 'unknown-frame']);
   });
 
+  it('skips a frame re-sent at or before the cursor, or whose seq goes back, with a count: each event once, the cursor never back', async () => {
+    const likeAt = async (seq: number, key: string) =>
+      commitFrame(seq, 'did:plc:bob', [
+        { action: 'create', path: `app.bsky.feed.like/${key}`, block: await like(TRACKED) },
+      ]);
+    const frames = [
+      await likeAt(2, 'at-cursor'), // the frame at the cursor asked from, sent again (the PDS's outbox does)
+      await likeAt(3, 'a'),
+      await likeAt(3, 'a'), // a re-send
+      await likeAt(1, 'old'), // a seq that goes back
+      await likeAt(4, 'b'),
+    ];
+    const url = await relay((socket) => {
+      for (const f of frames) socket.send(f);
+    });
+    const skipped: SkipReason[] = [];
+    const abort = new AbortController();
+    const batches = [];
+    for await (const batch of source(url, skipped).read({ seq: 2 }, interest(), abort.signal)) {
+      batches.push(batch);
+      if (batch.cursor.seq === 4) abort.abort();
+    }
+    const events = batches.flatMap((b) => b.events);
+    expect(events.map((e) => (e.type === 'like' ? e.id : e.type))).toEqual([
+      'at://did:plc:bob/app.bsky.feed.like/a',
+      'at://did:plc:bob/app.bsky.feed.like/b',
+    ]);
+    const cursors = batches.map((b) => b.cursor.seq as number);
+    expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+    expect(cursors.at(-1)).toBe(4);
+    expect(skipped).toEqual(['replayed-seq', 'replayed-seq', 'replayed-seq']);
+  });
+
   it('a connection that stalls without closing (no frame, no pong) ends the read with an error and a count', async () => {
     const url = await relay(() => undefined, false);
     const skipped: SkipReason[] = [];

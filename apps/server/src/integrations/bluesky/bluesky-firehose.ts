@@ -103,6 +103,10 @@ export class BlueskyFirehose implements StreamSource {
     const flushMs = o.flushMs ?? 1_000;
     const sliceMs = o.sliceMs ?? 2;
     const batch = new FrameBatch();
+    // Every frame handed on must come after the cursor asked from and after the frame before it. A relay may send
+    // one again (the PDS's own outbox re-sends the frame at the cursor when its sequencer is slow to see it) or
+    // send a seq that goes back; such a frame is skipped and counted, never stored twice or moved back to.
+    let last = typeof cursor?.seq === 'number' ? cursor.seq : -Infinity;
     let sliceStart = performance.now();
     try {
       while (!signal.aborted) {
@@ -123,6 +127,12 @@ export class BlueskyFirehose implements StreamSource {
         }
         const pending = o.reader.read(frame, interest);
         const result = pending instanceof Promise ? await pending : pending;
+        const seq = result.kind === 'events' || result.kind === 'skip' ? result.seq : null;
+        if (seq !== null && seq <= last) {
+          this.skip('replayed-seq', `seq ${seq} comes at or before seq ${last}, already handed on`, seq);
+          continue;
+        }
+        if (seq !== null) last = seq;
         const at = this.handle(result);
         if (at) batch.add(at, result.kind === 'events' ? result.events : []);
         if (batch.due(batchSize, flushMs)) yield batch.take();
