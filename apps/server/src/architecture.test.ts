@@ -54,7 +54,7 @@ describe('the import graph', () => {
 
   it('reads every workspace, tests and e2e support included', () => {
     for (const file of [
-      'apps/server/src/app.ts',
+      'apps/server/src/composition/app.ts',
       'apps/web/src/main.tsx',
       'packages/contract/src/index.ts',
       'e2e/support/server.ts',
@@ -62,7 +62,7 @@ describe('the import graph', () => {
     ])
       expect(graph.has(file), file).toBe(true);
     // A workspace package is followed to its sources.
-    expect(graph.get('apps/server/src/app.ts')).toContain('apps/server/src/config/config.ts');
+    expect(graph.get('apps/server/src/composition/app.ts')).toContain('apps/server/src/config/config.ts');
     expect(graph.get('apps/server/src/modules/admin/admin-section-options.ts')).toContain(
       'apps/server/src/social/social-network.ts',
     );
