@@ -45,7 +45,8 @@ export default defineConfig({
         test: {
           name: 'server',
           root: './apps/server',
-          include: ['src/**/*.test.ts'],
+          // dev/: the development tools' own tests (the Bluesky demo).
+          include: ['src/**/*.test.ts', 'dev/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

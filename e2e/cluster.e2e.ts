@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manaResponseSchema, postsResponseSchema } from '@manaboard/contract';
-import { buildApp } from '../apps/server/src/app';
+import { buildApp } from '../apps/server/src/composition/app';
 import { loadConfig } from '../apps/server/src/config/config';
 import { testEnv } from '../apps/server/src/config/test-env';
 import { systemClock } from '../apps/server/src/integrations/x/clock';

@@ -6,9 +6,9 @@
 //   grow the heap by tens of MB. In issue 23's interleaved benchmark (`npm run bench user`) the reads were within
 //   the runs' noise either way: the cached leaderboard 0.50-0.55x bare with it, 0.45-0.47x uncapped or at 16 MB;
 //   `/healthz` 0.60-0.76x with it, 0.62x without (docs/benchmarks.md; measured before the server pinned Node's
-//   nextTick shape, apps/server/src/tick-shape.ts). Not added when NODE_OPTIONS or the command line sets it already.
+//   nextTick shape, apps/server/src/lib/tick-shape.ts). Not added when NODE_OPTIONS or the command line sets it already.
 // - V8's gc extension under the name `__manaboardGc` (`--expose-gc-as`), so the server can settle its heap once
-//   it goes quiet after a busy spell (apps/server/src/memory-trim.ts): the start's burst of allocation grows V8's
+//   it goes quiet after a busy spell (apps/server/src/lib/memory-trim.ts): the start's burst of allocation grows V8's
 //   young generation, and V8 kept those pages, ~45 MB of an idle demo after a restart (240 MB resident, 196 MB
 //   settled). The name is not `gc`, so no other code sees it.
 // - On Linux, glibc's malloc returns large freed blocks: `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`, a
@@ -16,7 +16,7 @@
 //   it optimises PGlite's WebAssembly, and glibc, which raises its threshold each time a large block is freed (up to
 //   32 MB), then kept most of it in its arenas, resident for good (~80 MB of an idle demo). A GLIBC_TUNABLES already
 //   in the environment is kept as it is; other C libraries ignore the variable. (Smaller holes left in the heap are
-//   given back by the server's own trim, apps/server/src/memory-trim.ts.)
+//   given back by the server's own trim, apps/server/src/lib/memory-trim.ts.)
 //
 // Where process.execve does not exist (Windows), nothing changes.
 const TUNABLES = 'glibc.malloc.mmap_threshold=131072';
@@ -40,6 +40,6 @@ if (server && process.execve && (addTunables || !exposesGc || !setsSemiSpace)) {
     },
   );
 }
-// The first phase of the start's timing (apps/server/src/start-phases.ts): node itself is up.
+// The first phase of the start's timing (apps/server/src/lib/start-phases.ts): node itself is up.
 const { user, system } = process.cpuUsage();
 performance.mark('start: node', { detail: { cpuMicros: user + system } });

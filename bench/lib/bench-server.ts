@@ -1,6 +1,6 @@
 // A real Manaboard server for benchmarks, plus one bare JSON route on the same instance, so every route is
 // measured against the cheapest answer this very server can give. Run as a child process by bench/run.ts.
-import { buildApp } from '../../apps/server/src/app';
+import { buildApp } from '../../apps/server/src/composition/app';
 import { loadConfig } from '../../apps/server/src/config/config';
 import { migrateToLatest } from '../../apps/server/src/db/migrate';
 import { openConfiguredDatabase } from '../../apps/server/src/db/open-from-config';

@@ -1,6 +1,6 @@
 // The real server over the ledger bench's database (BENCH_DB, a SeededDb). Its resident set size is sampled
 // every 50 ms: 'reset' starts a new peak from now, 'rss' answers the current and the peak since the last reset.
-import { buildApp } from '../../apps/server/src/app';
+import { buildApp } from '../../apps/server/src/composition/app';
 import { loadConfig } from '../../apps/server/src/config/config';
 import { World } from '../../packages/x-sim/src/index';
 import { openSeeded, type SeededDb } from './mana-db';

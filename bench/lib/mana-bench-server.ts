@@ -1,7 +1,7 @@
 // The real server over a seeded Mana database (bench/lib/mana-db.ts), plus a bare JSON route on the same
 // instance. BENCH_DB (JSON of a SeededDb) names the database; LEADERBOARD_CACHE=off turns the leaderboard
 // cache off, exactly as an operator would. Answers 'rss' IPC messages with its resident set size.
-import { buildApp } from '../../apps/server/src/app';
+import { buildApp } from '../../apps/server/src/composition/app';
 import { loadConfig } from '../../apps/server/src/config/config';
 import { migrateToLatest } from '../../apps/server/src/db/migrate';
 import { World } from '../../packages/x-sim/src/index';

@@ -4,7 +4,7 @@
 // a tenth of them kept as authors with handles, every twentieth deleted). Sends { postId, authorId } when ready.
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app';
+import { buildApp } from '../../apps/server/src/composition/app';
 import { loadConfig } from '../../apps/server/src/config/config';
 import { openDatabase } from '../../apps/server/src/db/database';
 import { migrateToLatest } from '../../apps/server/src/db/migrate';

@@ -1,7 +1,7 @@
 // The real server with two members linked through the simulated X (over HTTP, as a browser would), for
 // bench/run.ts: latency of POST /referrals/apply and GET /me/account against a bare route of the same instance.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { buildApp } from '../../apps/server/src/app';
+import { buildApp } from '../../apps/server/src/composition/app';
 import { loadConfig } from '../../apps/server/src/config/config';
 import { migrateToLatest } from '../../apps/server/src/db/migrate';
 import { openConfiguredDatabase } from '../../apps/server/src/db/open-from-config';

@@ -38,7 +38,7 @@ function figure(subject: number[], ratios: number[]): StartFigure {
  * `rounds` rounds of bare, fresh, bare, restart (and one bare at the very end). The fresh start runs until the
  * demo has caught up, so the restart finds what a user's second start finds; each restart is also waited out
  * until its worker is scheduled before it is stopped. With `phases`, one more restart at LOG_LEVEL=debug gives
- * the start's phase lines (apps/server/src/start-phases.ts); it is not one of the timed starts.
+ * the start's phase lines (apps/server/src/lib/start-phases.ts); it is not one of the timed starts.
  */
 export async function interleavedStarts(options: {
   rounds: number;

@@ -3,7 +3,7 @@
 // The authors' profiles, which the worker reads from the AppView for new authors, come from the recording's
 // accounts (the recording's network is gone).
 import pino from 'pino';
-import { systemClock } from '../../apps/server/src/clock';
+import { systemClock } from '../../apps/server/src/lib/clock';
 import { openDatabase, type DatabaseHandle } from '../../apps/server/src/db/database';
 import { migrateToLatest } from '../../apps/server/src/db/migrate';
 import type { StreamProgressReport } from '../../apps/server/src/jobs/stream-progress-report';

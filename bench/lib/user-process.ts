@@ -4,7 +4,7 @@ import { groupRss, largestInGroup } from './cpu-time';
 import { repoRoot } from './spawn-server';
 
 export type LoopDelay = { p50Ms: number; p99Ms: number; maxMs: number };
-/** One `debug` line of the server's start (apps/server/src/start-phases.ts): a phase and when it ended. */
+/** One `debug` line of the server's start (apps/server/src/lib/start-phases.ts): a phase and when it ended. */
 export type StartPhase = { phase: string; ms: number; cpuMs: number; atMs: number };
 export type UserServer = {
   child: ChildProcess;

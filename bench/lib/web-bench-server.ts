@@ -5,14 +5,14 @@
 import { Writable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import pino from 'pino';
-import { buildApp } from '../../apps/server/src/app';
+import { buildApp } from '../../apps/server/src/composition/app';
 import { loadConfig } from '../../apps/server/src/config/config';
 import { migrateToLatest } from '../../apps/server/src/db/migrate';
 import { openConfiguredDatabase } from '../../apps/server/src/db/open-from-config';
 import { demoWorld } from '../../apps/server/src/integrations/x/x-simulation';
 import type { LeaderboardCache } from '../../apps/server/src/modules/leaderboard/leaderboard-cache';
 import { demoState } from '../../apps/server/src/modules/mana/demo-state.service';
-import { createWorkerRuntime } from '../../apps/server/src/worker-runtime';
+import { createWorkerRuntime } from '../../apps/server/src/composition/worker-runtime';
 
 const bareDist = process.env.BARE_DIST;
 if (!bareDist) throw new Error('BARE_DIST (the built bare app) is required');

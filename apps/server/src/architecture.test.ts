@@ -2,16 +2,23 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { importCircles, importGraph, type ImportGraph } from './test/import-graph';
 
 const SERVER = 'apps/server/src/';
+const DEV = 'apps/server/dev/';
 
 /**
- * The server's layer rules (docs/architecture.md): adapters depend on the port only, and the port on no adapter,
- * no storage and nothing of the engine (a port names what a network does, not where the programme keeps it).
- * What an adapter needs from the engine or the worker, the composition roots (app.ts, worker-runtime.ts, main.ts)
- * hand it. Tests are not held to it: they assemble the whole server around the adapter they test.
+ * The server's layer rules (docs/architecture.md). The leaves in lib/ import nothing of the server but each other.
+ * Adapters depend on the port only, and the port on no adapter, no storage and nothing of the engine (a port names
+ * what a network does, not where the programme keeps it). What an adapter needs from the engine or the worker, the
+ * composition roots (composition/, called from main.ts) hand it, and no part of the product reaches up into them.
+ * Tests are not held to it: they assemble the whole server around the part they test.
  */
-const RULES: { from: string; mayNot: string[] }[] = [
-  { from: 'integrations/', mayNot: ['modules/', 'jobs/'] },
-  { from: 'social/', mayNot: ['integrations/', 'db/', 'modules/', 'jobs/'] },
+const RULES: { from: string; mayNot?: string[]; mayOnly?: string[] }[] = [
+  { from: 'lib/', mayOnly: ['lib/'] },
+  { from: 'integrations/', mayNot: ['modules/', 'jobs/', 'composition/'] },
+  { from: 'social/', mayNot: ['integrations/', 'db/', 'modules/', 'jobs/', 'composition/'] },
+  ...['modules/', 'jobs/', 'db/', 'http/', 'security/', 'config/', 'operator/', 'doctor/'].map((from) => ({
+    from,
+    mayNot: ['composition/'],
+  })),
 ];
 
 /** Every import that breaks a layer rule, as `importer → imported` (server-relative paths). */
@@ -22,11 +29,32 @@ function layerCrossings(graph: ImportGraph): string[] {
     if (from === undefined || /\.test\.tsx?$/.test(from)) return [];
     const rule = RULES.find((r) => from.startsWith(r.from));
     if (!rule) return [];
+    const breaks = (to: string) =>
+      (rule.mayNot ?? []).some((layer) => to.startsWith(layer)) ||
+      (rule.mayOnly !== undefined && !rule.mayOnly.some((layer) => to.startsWith(layer)));
     return targets
       .map(inServer)
-      .filter((to) => to !== undefined && rule.mayNot.some((layer) => to.startsWith(layer)))
+      .filter((to) => to !== undefined && breaks(to))
       .map((to) => `${from} → ${to}`);
   });
+}
+
+/**
+ * The development tools (apps/server/dev/: the Bluesky demo, on a dev dependency) stand outside the product:
+ * nothing outside them imports them, tests aside.
+ */
+function devToolCrossings(graph: ImportGraph): string[] {
+  return [...graph].flatMap(([file, targets]) => {
+    if (file.startsWith(DEV) || /\.test\.tsx?$/.test(file)) return [];
+    return targets.filter((to) => to.startsWith(DEV)).map((to) => `${file} → ${to}`);
+  });
+}
+
+/** The files at the root of the server's sources: the one entry, main.ts, and this test; the rest in folders. */
+function rootFiles(graph: ImportGraph): string[] {
+  return [...graph.keys()].filter(
+    (file) => file.startsWith(SERVER) && !file.slice(SERVER.length).includes('/'),
+  );
 }
 
 const VERIFIER = 'packages/verifier/';
@@ -54,7 +82,7 @@ describe('the import graph', () => {
 
   it('reads every workspace, tests and e2e support included', () => {
     for (const file of [
-      'apps/server/src/app.ts',
+      'apps/server/src/composition/app.ts',
       'apps/web/src/main.tsx',
       'packages/contract/src/index.ts',
       'e2e/support/server.ts',
@@ -62,7 +90,7 @@ describe('the import graph', () => {
     ])
       expect(graph.has(file), file).toBe(true);
     // A workspace package is followed to its sources.
-    expect(graph.get('apps/server/src/app.ts')).toContain('apps/server/src/config/config.ts');
+    expect(graph.get('apps/server/src/composition/app.ts')).toContain('apps/server/src/config/config.ts');
     expect(graph.get('apps/server/src/modules/admin/admin-section-options.ts')).toContain(
       'apps/server/src/social/social-network.ts',
     );
@@ -72,8 +100,24 @@ describe('the import graph', () => {
     expect(importCircles(graph)).toEqual([]);
   });
 
-  it('keeps the adapters on the port and the port off the adapters', () => {
+  it('keeps the leaves on each other, the adapters on the port, the port off the adapters and storage, and the product off the composition roots', () => {
+    expect(graph.get('apps/server/src/main.ts')).toContain('apps/server/src/composition/app.ts');
+    expect(graph.get('apps/server/src/lib/errors.ts')).toContain('packages/contract/src/index.ts');
     expect(layerCrossings(graph)).toEqual([]);
+  });
+
+  it('keeps the development tools out of the product', () => {
+    expect(graph.get('apps/server/dev/demo-bluesky/demo-bluesky.ts')).toContain(
+      'apps/server/dev/demo-bluesky/demo-world.ts',
+    );
+    expect(devToolCrossings(graph)).toEqual([]);
+  });
+
+  it('keeps only the entry at the root of the server sources', () => {
+    expect(rootFiles(graph).sort()).toEqual([
+      'apps/server/src/architecture.test.ts',
+      'apps/server/src/main.ts',
+    ]);
   });
 
   it("keeps the verifier's sources on the contract's ledger entry, off the server", () => {
@@ -99,7 +143,7 @@ describe('the checks themselves', () => {
     const graph: ImportGraph = new Map([
       [
         `${SERVER}integrations/x/feed.ts`,
-        [`${SERVER}modules/mana/totals.repository.ts`, `${SERVER}clock.ts`],
+        [`${SERVER}modules/mana/totals.repository.ts`, `${SERVER}lib/clock.ts`],
       ],
       [`${SERVER}integrations/x/feed.test.ts`, [`${SERVER}modules/mana/totals.repository.ts`]],
       [
@@ -107,8 +151,11 @@ describe('the checks themselves', () => {
         [`${SERVER}jobs/job.ts`, `${SERVER}social/social-network.ts`],
       ],
       [`${SERVER}social/rules.ts`, [`${SERVER}integrations/x/x-ids.ts`]],
-      [`${SERVER}social/usage.ts`, [`${SERVER}db/schema.ts`, `${SERVER}clock.ts`]],
-      [`${SERVER}app.ts`, [`${SERVER}integrations/x/feed.ts`, `${SERVER}modules/mana/totals.repository.ts`]],
+      [`${SERVER}social/usage.ts`, [`${SERVER}db/schema.ts`, `${SERVER}lib/clock.ts`]],
+      [
+        `${SERVER}composition/app.ts`,
+        [`${SERVER}integrations/x/feed.ts`, `${SERVER}modules/mana/totals.repository.ts`],
+      ],
     ]);
     expect(layerCrossings(graph)).toEqual([
       'integrations/x/feed.ts → modules/mana/totals.repository.ts',
@@ -116,6 +163,53 @@ describe('the checks themselves', () => {
       'social/rules.ts → integrations/x/x-ids.ts',
       'social/usage.ts → db/schema.ts',
     ]);
+  });
+
+  it('find a leaf importing anything of the server but a leaf, and the product reaching up into a composition root', () => {
+    const graph: ImportGraph = new Map([
+      [`${SERVER}lib/clock.ts`, [`${SERVER}lib/time.ts`, 'packages/contract/src/index.ts']],
+      [`${SERVER}lib/logger.ts`, [`${SERVER}config/config.ts`, `${SERVER}lib/time.ts`]],
+      [`${SERVER}lib/job-types.ts`, [`${SERVER}jobs/job.ts`]],
+      [`${SERVER}lib/logger.test.ts`, [`${SERVER}test/test-app.ts`]],
+      [`${SERVER}modules/mana/totals.ts`, [`${SERVER}composition/worker-runtime.ts`]],
+      [`${SERVER}integrations/x/feed.ts`, [`${SERVER}composition/app-network.ts`]],
+      [`${SERVER}main.ts`, [`${SERVER}composition/app.ts`, `${SERVER}lib/clock.ts`]],
+      [`${SERVER}http/web-app.test.ts`, [`${SERVER}composition/app.ts`]],
+    ]);
+    expect(layerCrossings(graph)).toEqual([
+      'lib/logger.ts → config/config.ts',
+      'lib/job-types.ts → jobs/job.ts',
+      'modules/mana/totals.ts → composition/worker-runtime.ts',
+      'integrations/x/feed.ts → composition/app-network.ts',
+    ]);
+  });
+
+  it('find the product or a tool importing the development tools, but not the tools themselves or a test', () => {
+    const graph: ImportGraph = new Map([
+      [`${SERVER}main.ts`, [`${DEV}demo-bluesky/demo-world.ts`]],
+      [`${SERVER}test/bluesky-world.ts`, [`${DEV}demo-bluesky/demo-world.ts`]],
+      ['bench/lib/demo.ts', [`${DEV}demo-bluesky/demo-bluesky.ts`]],
+      [
+        `${DEV}demo-bluesky/demo-bluesky.ts`,
+        [`${DEV}demo-bluesky/demo-world.ts`, `${SERVER}config/config.ts`],
+      ],
+      [`${SERVER}modules/mana/demo.test.ts`, [`${DEV}demo-bluesky/demo-world.ts`]],
+    ]);
+    expect(devToolCrossings(graph)).toEqual([
+      `${SERVER}main.ts → ${DEV}demo-bluesky/demo-world.ts`,
+      `${SERVER}test/bluesky-world.ts → ${DEV}demo-bluesky/demo-world.ts`,
+      `bench/lib/demo.ts → ${DEV}demo-bluesky/demo-bluesky.ts`,
+    ]);
+  });
+
+  it('find a file at the root of the server sources beside main.ts', () => {
+    const graph: ImportGraph = new Map([
+      [`${SERVER}main.ts`, []],
+      [`${SERVER}clock.ts`, []],
+      [`${SERVER}lib/time.ts`, []],
+      [`${DEV}demo-bluesky/demo-world.ts`, []],
+    ]);
+    expect(rootFiles(graph)).toEqual([`${SERVER}main.ts`, `${SERVER}clock.ts`]);
   });
 
   it('find the verifier importing the server or the rest of the contract, but not its tests doing so', () => {

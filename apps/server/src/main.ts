@@ -1,4 +1,4 @@
-import { buildApp, createMetrics } from './app';
+import { buildApp, createMetrics } from './composition/app';
 import { ConfigError, loadConfig } from './config/config';
 import { migrateToLatest } from './db/migrate';
 import { openConfiguredDatabase } from './db/open-from-config';
@@ -13,15 +13,15 @@ import { lazyWorld } from '@manaboard/x-sim';
 import { followDemoOrigin } from './modules/mana/demo-origin';
 import type { LeaderboardCache } from './modules/leaderboard/leaderboard-cache';
 import { demoState } from './modules/mana/demo-state.service';
-import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
+import { createWorkerRuntime, type WorkerRuntime } from './composition/worker-runtime';
 import { startMetricsServer } from './modules/metrics/metrics-server';
-import { monitorEventLoop } from './event-loop-monitor';
+import { monitorEventLoop } from './lib/event-loop-monitor';
 import { officialHandleRule } from './integrations/official-handles';
 import { seedProgrammeRules } from './modules/programme/programme-seed';
 import { runDoctor } from './doctor/doctor';
-import { startMemoryTrim } from './memory-trim';
-import { pinTickShape } from './tick-shape';
-import { logPhasesTo, markPhase } from './start-phases';
+import { startMemoryTrim } from './lib/memory-trim';
+import { pinTickShape } from './lib/tick-shape';
+import { logPhasesTo, markPhase } from './lib/start-phases';
 import { firstAnswer } from './http/first-answer';
 
 /** `npm start` runs both; `npm run start:api` / `start:worker` pass `api` / `worker` to run one of them. */

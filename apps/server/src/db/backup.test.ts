@@ -4,7 +4,7 @@ import path from 'node:path';
 import { World } from '@manaboard/x-sim';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
+import { buildApp } from '../composition/app';
 import { loadConfig } from '../config/config';
 import { testEnv } from '../config/test-env';
 import { recordAudit } from '../modules/audit/audit.repository';

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { markPhase } from '../start-phases';
+import { markPhase } from '../lib/start-phases';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../app';
+import { BODY_LIMIT_BYTES } from '../composition/app';
 import { head, rawExchange, type RawExchange, type Send } from '../test/raw-http';
 import { startRawServer, type RawServer } from '../test/raw-server';
 import { HEADER_LIMIT_BYTES } from './client-errors';

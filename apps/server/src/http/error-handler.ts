@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@manaboard/contract';
-import { AppError, internalErrorMessage, MemberServerDownError, TryAgainError } from '../errors';
+import { AppError, internalErrorMessage, MemberServerDownError, TryAgainError } from '../lib/errors';
 import { routeFamilyOf } from './route-families';
 
 type Failure = { status: number; code: ErrorCode; message: string; headers?: Record<string, string> };

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, BODY_LIMIT_BYTES } from '../app';
+import { buildApp, BODY_LIMIT_BYTES } from '../composition/app';
 import { loadConfig } from '../config/config';
 import type { DatabaseHandle } from '../db/database';
 import { openTestDatabase } from '../test/test-database';
-import { internalErrorMessage } from '../errors';
+import { internalErrorMessage } from '../lib/errors';
 
 /**
  * The server's global behaviour, checked through probe routes added to the real app before it is ready:

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config';
-import { CatalogueError } from '../errors';
+import { CatalogueError } from '../lib/errors';
 import { browserIdSchema, hashBrowserId } from '../modules/identity/browser-id';
 
 /**

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { World } from '@manaboard/x-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
+import { buildApp } from '../composition/app';
 import { loadConfig } from '../config/config';
 import type { DatabaseHandle } from '../db/database';
 import { openTestDatabase } from '../test/test-database';

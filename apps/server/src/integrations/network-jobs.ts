@@ -1,5 +1,5 @@
 import type { Config } from '../config/config';
-import type { JobName } from '../job-types';
+import type { JobName } from '../lib/job-types';
 import { BLUESKY_JOBS } from './bluesky/bluesky-facts';
 
 /** X is read by polling: every job runs (search finds posts, interactions reads who reposted and quoted). */

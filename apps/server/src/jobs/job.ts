@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 import type { SocialNetwork } from '../social/social-network';
 import type { LedgerPublishing } from '../social/ledger-publishing';
-import type { JobLog, JobName, JobOutcome } from '../job-types';
+import type { JobLog, JobName, JobOutcome } from '../lib/job-types';
 
-export type { JobLog, JobName, JobOutcome } from '../job-types';
+export type { JobLog, JobName, JobOutcome } from '../lib/job-types';
 
 /** What every job runs with: the database, the network behind the port, time, and the log. */
 export type JobContext = {
@@ -29,7 +29,7 @@ export type JobContext = {
 /** A worker job: idempotent, safe to run twice, resumable after a crash from its stored cursor. */
 export type Job = { name: JobName; run: (context: JobContext) => Promise<JobOutcome> };
 
-export { DAY_MS } from '../time';
+export { DAY_MS } from '../lib/time';
 
 /** A since_id within this margin of the network's search reach is treated as out of reach (clock skew). */
 export const SEARCH_REACH_MARGIN_MS = 3_600_000;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 import type { Database } from '../db/schema';
 import { readState } from '../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../modules/mana/stream-events';

@@ -5,7 +5,7 @@ import type { SocialNetwork } from '../social/social-network';
 import { busyWorld, counted, snapshot } from '../test/busy-world';
 import { startManaHarness } from '../test/mana-harness';
 import { openTestDatabase } from '../test/test-database';
-import { systemClock } from '../clock';
+import { systemClock } from '../lib/clock';
 import { testEnv } from '../config/test-env';
 import { Worker } from './worker';
 

@@ -9,7 +9,7 @@ import type { TestDatabaseKind } from './test-database';
 /** The simulated X registers this origin's callback (SIM_CALLBACK), so linking tests serve from it. */
 export const TEST_ORIGIN = 'http://127.0.0.1:1';
 export const TEST_NOW = Date.parse('2026-11-22T12:00:00Z');
-export { DAY_MS } from '../time';
+export { DAY_MS } from '../lib/time';
 
 export type LinkingTest = TestApp & {
   world: World;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { World } from '@manaboard/x-sim';
-import { buildApp } from '../app';
+import { buildApp } from '../composition/app';
 import { loadConfig } from '../config/config';
 import type { DatabaseHandle } from '../db/database';
 import { createXClient } from '../integrations/x/x-client';

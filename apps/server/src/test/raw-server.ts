@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
+import { buildApp } from '../composition/app';
 import { loadConfig } from '../config/config';
 import type { DatabaseHandle } from '../db/database';
 import { openTestDatabase } from './test-database';

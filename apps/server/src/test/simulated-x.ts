@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import type { World } from '@manaboard/x-sim';
 import { Faults, xSimPlugin } from '@manaboard/x-sim';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 import type { XConfig } from '../config/config';
 import type { Database } from '../db/schema';
 import { createXClient } from '../integrations/x/x-client';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
+import { buildApp } from '../composition/app';
 import type { World } from '@manaboard/x-sim';
 import { loadConfig, type Config, type XConfig } from '../config/config';
 import type { Clock } from '../integrations/x/clock';

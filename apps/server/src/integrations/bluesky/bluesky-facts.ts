@@ -1,4 +1,4 @@
-import type { JobName } from '../../job-types';
+import type { JobName } from '../../lib/job-types';
 import type { OfficialHandleRule } from '../../social/social-network';
 
 // What the composition roots know of Bluesky on every network: plain values, no npm package. The adapter itself

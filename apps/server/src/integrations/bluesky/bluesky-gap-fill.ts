@@ -1,5 +1,5 @@
 import { AtpAgent, type AppBskyFeedDefs, type AppBskyFeedSearchPosts } from '@atproto/api';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import type { Sealed } from '../../config/sealed';
 import type { GapWindow, ProgrammeTerms, StreamEvent, StreamLog } from '../../social/stream-source';
 import { MalformedRecordError, toStreamEvent } from './bluesky-events';

@@ -7,7 +7,7 @@ import { closeableAt } from '../../modules/ledger/ledger-close.service';
 import { ledgerWeek, weekAt } from '../../modules/ledger/ledger-week';
 import { saveCursor } from '../../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
-import { BLUESKY_JOBS } from '../../bluesky-streaming';
+import { BLUESKY_JOBS } from '../../composition/bluesky-streaming';
 import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld, type Did } from '../../test/bluesky-world';
 import { freePort } from '../../test/free-port';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AtpAgent } from '@atproto/api';
 import { OAuthResolverError } from '@atproto/oauth-client-node';
-import { BadRequestError, MemberServerDownError, reasonOf } from '../../errors';
+import { BadRequestError, MemberServerDownError, reasonOf } from '../../lib/errors';
 import {
   LinkRefusedError,
   type LinkedProfile,

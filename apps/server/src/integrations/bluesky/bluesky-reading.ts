@@ -1,5 +1,5 @@
 import { HandleResolver, IdResolver, parseToAtprotoDocument } from '@atproto/identity';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import type { BlueskyConfig } from '../../config/config';
 import { DEFAULT_STREAM_AUTHORITY } from '../../config/stream-authority-config';
 import type { SkipReason, StreamLog } from '../../social/stream-source';

@@ -5,7 +5,7 @@ import { Sealed } from '../../config/sealed';
 import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
 import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld, type Did } from '../../test/bluesky-world';
-import { createWorkerRuntime } from '../../worker-runtime';
+import { createWorkerRuntime } from '../../composition/worker-runtime';
 import { GAP_JOB } from '../../jobs/stream-gap';
 import { RELAY_REPLAY_MS } from './bluesky-facts';
 import { storedStreamReading } from '../../modules/stream-progress/stream-progress.service';

@@ -3,7 +3,7 @@ import { allStates, saveCursor } from '../../modules/mana/ingest-state.repositor
 import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
 import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld } from '../../test/bluesky-world';
-import { createWorkerRuntime } from '../../worker-runtime';
+import { createWorkerRuntime } from '../../composition/worker-runtime';
 import { setWorkerPaused } from '../../modules/worker-control/worker-control.service';
 
 const reason = atprotoNetworkSkipReason();

@@ -1,7 +1,7 @@
 import { AtpAgent } from '@atproto/api';
 import { IdResolver, parseToAtprotoDocument } from '@atproto/identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogueError } from '../../errors';
+import { CatalogueError } from '../../lib/errors';
 import { hashBrowserId } from '../../modules/identity/browser-id';
 import { bindBrowser, upsertAccount } from '../../modules/linking/accounts.repository';
 import { activeRules, saveRules } from '../../modules/programme/programme.service';

@@ -1,6 +1,6 @@
 import type { World } from '@manaboard/x-sim';
-import type { Clock } from '../../clock';
-import type { JobLog, JobName, JobOutcome } from '../../job-types';
+import type { Clock } from '../../lib/clock';
+import type { JobLog, JobName, JobOutcome } from '../../lib/job-types';
 
 const HOUR_MS = 3_600_000;
 /** Simulated time per worker cycle while replaying the history: a live worker would run far more often. */

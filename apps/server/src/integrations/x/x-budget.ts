@@ -1,4 +1,4 @@
-import { ordinal } from '../../text-order';
+import { ordinal } from '../../lib/text-order';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { XApiError } from './x-errors';

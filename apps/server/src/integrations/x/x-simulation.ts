@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { programmeRulesSchema } from '@manaboard/contract';
 import { buildPlantedWorld, xSimPlugin, type World } from '@manaboard/x-sim';
 import { paths, type Config } from '../../config/config';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 
 /** How far back the demo's history reaches (5 weeks), and how long activity continues after it (2 weeks). */
 export const DEMO_HISTORY_DAYS = 35;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminSignInStartRequestSchema, adminSignInStartResponseSchema } from '@manaboard/contract/admin';
-import { BadRequestError } from '../../errors';
+import { BadRequestError } from '../../lib/errors';
 import type { RateLimits } from '../../http/rate-limits';
 import { noStore } from '../../http/referral-replies';
 import type { CallbackHandler } from '../linking/linking.routes';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AdminConfig } from '../../config/config';
 import type { Db } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError } from '../../lib/errors';
 import type { CsrfTokens } from '../identity/csrf';
 import { ADMIN_SESSION_COOKIE, readCookie } from './admin-cookies';
 import { checkSession, type AdminPrincipal } from './admin-session.service';

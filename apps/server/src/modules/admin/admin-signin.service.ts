@@ -1,6 +1,6 @@
 import type { AdminSignInError } from '@manaboard/contract/admin';
 import type { AdminConfig } from '../../config/config';
-import { reasonOf } from '../../errors';
+import { reasonOf } from '../../lib/errors';
 import { recordAudit } from '../audit/audit.repository';
 import { newNonce, nonceMatches } from '../linking/linking-nonce';
 import { callbackUrl, OAUTH_ATTEMPT_LIFETIME_MS, type LinkingDeps } from '../linking/linking.service';

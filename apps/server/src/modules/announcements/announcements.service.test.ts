@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../lib/errors';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
 import { createAnnouncement, listAll, setAnnouncementStatus } from './announcements.service';
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Announcement, AnnouncementsQuery, AnnouncementsResponse } from '@manaboard/contract';
 import type { AnnouncementInput } from '@manaboard/contract/admin';
 import type { Database } from '../../db/schema';
-import { AppError, NotFoundError } from '../../errors';
+import { AppError, NotFoundError } from '../../lib/errors';
 import { recordAudit } from '../audit/audit.repository';
 import * as repo from './announcements.repository';
 

@@ -7,7 +7,7 @@ import { announcementInputSchema } from '@manaboard/contract/admin';
 import { paths } from '../../config/config';
 import type { Database } from '../../db/schema';
 import { countAll, insertAnnouncement } from './announcements.repository';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 
 const demoFileSchema = z.object({
   announcements: z.array(

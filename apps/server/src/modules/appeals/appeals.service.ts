@@ -7,7 +7,7 @@ import type {
   OperatorAppeal,
 } from '@manaboard/contract/admin';
 import type { Database, Db } from '../../db/schema';
-import { AppError, CatalogueError, NotFoundError } from '../../errors';
+import { AppError, CatalogueError, NotFoundError } from '../../lib/errors';
 import { recordAudit } from '../audit/audit.repository';
 import type { AccountRow } from '../linking/accounts.repository';
 import * as repo from './appeals.repository';

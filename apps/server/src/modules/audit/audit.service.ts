@@ -1,6 +1,6 @@
 import type { AdminAuditQuery, AdminAuditResponse, AuditEntryView } from '@manaboard/contract/admin';
 import type { Db } from '../../db/schema';
-import { BadRequestError } from '../../errors';
+import { BadRequestError } from '../../lib/errors';
 import { findAuditEntries, type AuditRow } from './audit-query.repository';
 import { toCsv } from './csv';
 

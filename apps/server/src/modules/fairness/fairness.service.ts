@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { FairnessFlag, FairnessFlagKind, FairnessFlagsQuery } from '@manaboard/contract/admin';
 import type { Database } from '../../db/schema';
-import { NotFoundError } from '../../errors';
-import { DAY_MS } from '../../time';
+import { NotFoundError } from '../../lib/errors';
+import { DAY_MS } from '../../lib/time';
 import { recordAudit } from '../audit/audit.repository';
 import * as repo from './fairness.repository';
 import { DEFAULT_CHAIN_THRESHOLDS, findReferralChains, type ChainThresholds } from './referral-chains';

@@ -1,4 +1,4 @@
-import { ordinal } from '../../text-order';
+import { ordinal } from '../../lib/text-order';
 /** How often one author engaged with another's posts (likes, replies, quotes, reposts) in the window. */
 export type EngagementCount = { actorId: string; authorId: string; count: number };
 

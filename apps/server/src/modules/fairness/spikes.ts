@@ -1,4 +1,4 @@
-import { ordinal } from '../../text-order';
+import { ordinal } from '../../lib/text-order';
 /** An author's engagement on one UTC day: what their posts created that day received. */
 export type DailyEngagement = { authorId: string; day: string; engagement: number };
 

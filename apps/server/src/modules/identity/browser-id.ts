@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { CatalogueError } from '../../errors';
+import { CatalogueError } from '../../lib/errors';
 
 /** The per-browser id of SPEC §3: a random UUID the browser creates and sends as `X-User-Id`. */
 export const browserIdSchema = z.uuid();

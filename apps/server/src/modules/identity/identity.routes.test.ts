@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csrfTokenResponseSchema, referralFailureSchema } from '@manaboard/contract';
-import { buildApp } from '../../app';
+import { buildApp } from '../../composition/app';
 import { loadConfig } from '../../config/config';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
-import { CatalogueError } from '../../errors';
+import { CatalogueError } from '../../lib/errors';
 import type { RateLimits } from '../../http/rate-limits';
 import { okReply } from '../../http/referral-replies';
 import { routeFamilyOf } from '../../http/route-families';

@@ -1,5 +1,5 @@
 import type { BreakdownLine, BreakdownResponse } from '@manaboard/contract';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../lib/errors';
 import { findAccountByBrowser } from '../linking/accounts.repository';
 import { referralLines } from '../mana/member-facts.repository';
 import { isoWeekStart, weekKey } from '../mana/scoring';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ProgrammeRules } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 import { activeRules } from '../programme/programme.service';
 import { firstPostAt } from './ledger-read.repository';
 import * as store from './ledger-store.repository';

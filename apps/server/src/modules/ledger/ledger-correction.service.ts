@@ -1,4 +1,4 @@
-import { AppError, NotFoundError } from '../../errors';
+import { AppError, NotFoundError } from '../../lib/errors';
 import { activeRules } from '../programme/programme.service';
 import type { LedgerContext } from './ledger-close.service';
 import { inSnapshot } from './ledger-snapshot';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { JobLog } from '../../job-types';
+import type { JobLog } from '../../lib/job-types';
 import type { LedgerPublishing } from '../../social/ledger-publishing';
 import { activeRules } from '../programme/programme.service';
 import * as store from './ledger-store.repository';

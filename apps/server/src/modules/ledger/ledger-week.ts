@@ -1,5 +1,5 @@
 import { isoWeekOf } from '@manaboard/contract/admin';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 import { isoWeekMonday } from '../rewards-export/iso-week';
 
 const WEEK_MS = 7 * DAY_MS;

@@ -3,7 +3,7 @@ import { constants as zlib } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ledgerEditionParamsSchema, ledgerWeekParamsSchema } from '@manaboard/contract/ledger';
-import { CatalogueError } from '../../errors';
+import { CatalogueError } from '../../lib/errors';
 import {
   ledgerIndex,
   editionDocument,

@@ -1,5 +1,5 @@
 import type { LedgerIndexEntry, LedgerIndexResponse } from '@manaboard/contract/ledger';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../lib/errors';
 import { activeRules } from '../programme/programme.service';
 import type { LedgerContext } from './ledger-close.service';
 import { firstPostAt } from './ledger-read.repository';

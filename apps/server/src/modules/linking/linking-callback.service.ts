@@ -1,5 +1,5 @@
 import type { AuthCallbackError } from '@manaboard/contract';
-import { AppError, reasonOf } from '../../errors';
+import { AppError, reasonOf } from '../../lib/errors';
 import type { LinkedProfile, NetworkCredentials } from '../../social/social-network';
 import { recordAudit } from '../audit/audit.repository';
 import { applyReferral, type ReferralDeps } from '../referrals/referrals.service';

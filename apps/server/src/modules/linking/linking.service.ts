@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { AUTH_RETURN_PATHS, HANDLE_PATTERN, normaliseHandle, type AccountInfo } from '@manaboard/contract';
 import type { Database } from '../../db/schema';
 import type { NetworkCredentials, NetworkLinking } from '../../social/social-network';
-import { BadRequestError, reasonOf } from '../../errors';
+import { BadRequestError, reasonOf } from '../../lib/errors';
 import type { TokenVault } from '../../security/token-vault';
 import { recordAudit } from '../audit/audit.repository';
 import * as accounts from './accounts.repository';

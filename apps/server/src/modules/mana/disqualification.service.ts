@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../lib/errors';
 import { recordAudit } from '../audit/audit.repository';
 import * as repo from './disqualification.repository';
 import { bumpTotalsStamp } from './totals.repository';

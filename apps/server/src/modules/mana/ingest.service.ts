@@ -7,7 +7,7 @@ import * as authors from './authors.repository';
 import * as posts from './posts.repository';
 import { saveCursor } from './ingest-state.repository';
 import { recordEngagementEdges } from './engagement-edges.repository';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 import { untraceFromCounts } from './untraced.repository';
 
 /**

@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 
 /**
  * Mana arithmetic (DESIGN §4) as pure functions: the worker and the API share them, and every number comes

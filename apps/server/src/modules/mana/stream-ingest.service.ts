@@ -9,7 +9,7 @@ import { saveCursor } from './ingest-state.repository';
 import { isPastWindow } from './ingest.service';
 import { applyDeletions, untracedPoints } from './stream-deletions';
 import { storeNewPosts } from './stream-new-posts';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 import { recordInteractions, type FoundInteraction } from './interactions.service';
 import {
   edgesOf,

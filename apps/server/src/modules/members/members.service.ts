@@ -1,5 +1,5 @@
 import type { MemberDetail, MemberSearchQuery, MemberSearchResult } from '@manaboard/contract/admin';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../lib/errors';
 import { appealsOf } from '../appeals/appeals.service';
 import { breakdownOf } from '../leaderboard/breakdown.service';
 import type { LeaderboardDeps } from '../leaderboard/leaderboard.service';

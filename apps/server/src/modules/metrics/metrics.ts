@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { Db } from '../../db/schema';
-import type { JobName, JobOutcome } from '../../job-types';
+import type { JobName, JobOutcome } from '../../lib/job-types';
 import type { LeaderboardCache } from '../leaderboard/leaderboard-cache';
 import { totalsLagSeconds } from './metrics.repository';
 import { RequestHistogram } from './request-histogram';

@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/database';
 import { sample } from '../../test/metrics-sample';
 import { startSimulatedX } from '../../test/simulated-x';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
-import { createWorkerRuntime } from '../../worker-runtime';
+import { createWorkerRuntime } from '../../composition/worker-runtime';
 import { Metrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
 

@@ -6,7 +6,7 @@ import {
   type RulesVersionsQuery,
 } from '@manaboard/contract/admin';
 import type { Database } from '../../db/schema';
-import { BadRequestError, NotFoundError } from '../../errors';
+import { BadRequestError, NotFoundError } from '../../lib/errors';
 import type { OfficialHandleRule, SocialNetwork } from '../../social/social-network';
 import { changeRules, type Rescore } from '../mana/rescore.service';
 import { activeRules } from './programme.service';

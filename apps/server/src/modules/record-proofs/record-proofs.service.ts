@@ -1,6 +1,6 @@
 import type { LedgerProofResponse } from '@manaboard/contract/ledger';
 import type { Db } from '../../db/schema';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../lib/errors';
 import { findProof } from './record-proofs.repository';
 
 /**

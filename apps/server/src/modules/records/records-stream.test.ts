@@ -9,7 +9,7 @@ import { saveCursor } from '../mana/ingest-state.repository';
 import { reconcileStreamBatch } from '../mana/reconcile.service';
 import { STREAM_JOB, StreamIngest, type StreamEvent } from '../mana/stream-ingest.service';
 import { readRulesFile } from '../programme/programme.service';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 
 const NOW = new Date();
 const did = (name: string) => `did:plc:${name}`;

@@ -1,6 +1,6 @@
 import type { LineRecord, RecordsQuery, RecordsResponse, RecordVoidReason } from '@manaboard/contract';
 import type { Db } from '../../db/schema';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../lib/errors';
 import type { NetworkPages, RecordKind } from '../../social/social-network';
 import { findAccountByBrowser } from '../linking/accounts.repository';
 import { findAuthor } from '../leaderboard/breakdown.repository';

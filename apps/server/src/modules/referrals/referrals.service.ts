@@ -7,11 +7,11 @@ import {
 } from '@manaboard/contract';
 import type { ReferralConfig } from '../../config/config';
 import type { Database } from '../../db/schema';
-import { CatalogueError } from '../../errors';
+import { CatalogueError } from '../../lib/errors';
 import { recordAudit } from '../audit/audit.repository';
 import * as accounts from '../linking/accounts.repository';
 import type { AccountRow } from '../linking/accounts.repository';
-import { DAY_MS } from '../../time';
+import { DAY_MS } from '../../lib/time';
 import { activeRules } from '../programme/programme.service';
 import * as repo from './referrals.repository';
 /** A referrer chain longer than this is treated as a cycle rather than walked further. */

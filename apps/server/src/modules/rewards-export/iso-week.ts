@@ -1,7 +1,7 @@
 import { ISO_WEEK_PATTERN, isoWeekOf } from '@manaboard/contract/admin';
 
 export { isoWeekOf };
-import { BadRequestError } from '../../errors';
+import { BadRequestError } from '../../lib/errors';
 
 const DAY_MS = 86_400_000;
 

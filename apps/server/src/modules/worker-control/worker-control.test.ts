@@ -3,7 +3,7 @@ import { World } from '@manaboard/x-sim';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workerStatusSchema } from '@manaboard/contract/admin';
 import { xUsageStatus } from '../../integrations/x/x-usage-status';
-import type { JobName } from '../../job-types';
+import type { JobName } from '../../lib/job-types';
 import { Worker } from '../../jobs/worker';
 import { workerSchedule } from '../../jobs/worker-schedule';
 import { X_JOBS } from '../../integrations/network-jobs';

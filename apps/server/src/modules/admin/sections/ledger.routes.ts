@@ -6,7 +6,7 @@ import {
   adminLedgerResponseSchema,
   adminLedgerWeekBodySchema,
 } from '@manaboard/contract/admin';
-import { ConflictError, TryAgainError } from '../../../errors';
+import { ConflictError, TryAgainError } from '../../../lib/errors';
 import { consoleLedger } from '../../ledger/ledger-admin.service';
 import { checkWeek, issueCorrection } from '../../ledger/ledger-correction.service';
 import { EditionBusyError } from '../../ledger/ledger-store.service';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './test/test-app';
+import { buildTestApp, type TestApp } from '../test/test-app';
 
 describe('request logging', () => {
   let t: TestApp;

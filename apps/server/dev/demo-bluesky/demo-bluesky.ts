@@ -4,14 +4,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { TestNetwork } from '@atproto/dev-env';
-import { paths } from '../config/config';
-import { demoBlueskyEnv, setDevEnvRedis } from '../config/demo-bluesky-env';
-import { prepareDevEnvPorts } from '../test/dev-env-ports';
-import { freePort } from '../test/free-port';
+import { paths } from '../../src/config/config';
+import { demoBlueskyEnv, setDevEnvRedis } from '../../src/config/demo-bluesky-env';
+import { prepareDevEnvPorts } from '../../src/test/dev-env-ports';
+import { freePort } from '../../src/test/free-port';
 import { demoPreflight } from './demo-preflight';
 import { DemoWorld, type DemoAccount } from './demo-world';
-import { childProcessEnv } from '../config/child-env';
-import { dropSchemasNamedAfter, holdingSchemaDropLock } from '../db/schema-drop-lock';
+import { childProcessEnv } from '../../src/config/child-env';
+import { dropSchemasNamedAfter, holdingSchemaDropLock } from '../../src/db/schema-drop-lock';
 
 /**
  * `npm run demo:bluesky` (docs/networks.md, "Try it locally"): a real local AT Protocol network (PLC directory, PDS

@@ -1,12 +1,12 @@
-import type { Config } from './config/config';
-import type { Db } from './db/schema';
-import { blueskyStreamStatus } from './integrations/bluesky/bluesky-stream-status';
-import { xUsageStatus } from './integrations/x/x-usage-status';
-import { readState } from './modules/mana/ingest-state.repository';
-import { STREAM_JOB } from './modules/mana/stream-events';
-import { catchUpOf } from './modules/stream-progress/stream-catch-up';
-import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
-import type { NetworkUsageSource } from './social/network-usage';
+import type { Config } from '../config/config';
+import type { Db } from '../db/schema';
+import { blueskyStreamStatus } from '../integrations/bluesky/bluesky-stream-status';
+import { xUsageStatus } from '../integrations/x/x-usage-status';
+import { readState } from '../modules/mana/ingest-state.repository';
+import { STREAM_JOB } from '../modules/mana/stream-events';
+import { catchUpOf } from '../modules/stream-progress/stream-catch-up';
+import { storedStreamReading } from '../modules/stream-progress/stream-progress.service';
+import type { NetworkUsageSource } from '../social/network-usage';
 
 /**
  * The console's usage panel for the configured network (SOCIAL_NETWORK), wired here at the composition root: X's

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Config } from './config/config';
-import type { Db } from './db/schema';
-import { BlueskyLinking } from './integrations/bluesky/bluesky-linking';
-import { AccountAge } from './integrations/bluesky/bluesky-account-age';
-import { createBlueskyOAuth } from './integrations/bluesky/bluesky-oauth-client';
-import { blueskyOAuthRoutes } from './integrations/bluesky/bluesky-oauth-routes';
-import { blueskyPages, postUrl } from './integrations/bluesky/bluesky-ids';
-import { describeBlueskyQuery } from './integrations/bluesky/bluesky-query';
-import type { Clock } from './integrations/x/clock';
-import type { TokenVault } from './security/token-vault';
-import type { NetworkLinking } from './social/social-network';
+import type { Config } from '../config/config';
+import type { Db } from '../db/schema';
+import { BlueskyLinking } from '../integrations/bluesky/bluesky-linking';
+import { AccountAge } from '../integrations/bluesky/bluesky-account-age';
+import { createBlueskyOAuth } from '../integrations/bluesky/bluesky-oauth-client';
+import { blueskyOAuthRoutes } from '../integrations/bluesky/bluesky-oauth-routes';
+import { blueskyPages, postUrl } from '../integrations/bluesky/bluesky-ids';
+import { describeBlueskyQuery } from '../integrations/bluesky/bluesky-query';
+import type { Clock } from '../integrations/x/clock';
+import type { TokenVault } from '../security/token-vault';
+import type { NetworkLinking } from '../social/social-network';
 
 /**
  * Bluesky's linking adapter and post links, and its OAuth client's metadata routes (served when it is a

@@ -1,10 +1,10 @@
-import type { Config } from './config/config';
-import type { Db } from './db/schema';
-import type { Clock } from './integrations/x/clock';
-import { createXClient } from './integrations/x/x-client';
-import { xPages } from './integrations/x/x-pages';
-import type { TokenVault } from './security/token-vault';
-import type { NetworkLinking, PostQuery } from './social/social-network';
+import type { Config } from '../config/config';
+import type { Db } from '../db/schema';
+import type { Clock } from '../integrations/x/clock';
+import { createXClient } from '../integrations/x/x-client';
+import { xPages } from '../integrations/x/x-pages';
+import type { TokenVault } from '../security/token-vault';
+import type { NetworkLinking, PostQuery } from '../social/social-network';
 
 /**
  * The configured network's linking adapter, post links and own routes (SOCIAL_NETWORK): X (real or simulated) or

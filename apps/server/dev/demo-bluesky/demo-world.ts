@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SeedClient } from '@atproto/dev-env';
-import { paths } from '../config/config';
+import { paths } from '../../src/config/config';
 
 type Did = `did:${string}:${string}`;
 type Ref = Awaited<ReturnType<SeedClient['post']>>['ref'];

@@ -1,13 +1,13 @@
 import type { World } from '@manaboard/x-sim';
-import { systemClock } from './integrations/x/clock';
-import { createXClient } from './integrations/x/x-client';
-import type { XEndpoint } from './integrations/x/x-http';
-import { demoClock, followWallClock, replayDemoHistory } from './integrations/x/demo-feed';
-import type { JobName } from './jobs/job';
-import { Worker } from './jobs/worker';
-import { saveDemoProgress } from './modules/mana/demo-state.service';
-import { memberAccessToken, type LinkingDeps } from './modules/linking/linking.service';
-import { TokenVault } from './security/token-vault';
+import { systemClock } from '../integrations/x/clock';
+import { createXClient } from '../integrations/x/x-client';
+import type { XEndpoint } from '../integrations/x/x-http';
+import { demoClock, followWallClock, replayDemoHistory } from '../integrations/x/demo-feed';
+import type { JobName } from '../jobs/job';
+import { Worker } from '../jobs/worker';
+import { saveDemoProgress } from '../modules/mana/demo-state.service';
+import { memberAccessToken, type LinkingDeps } from '../modules/linking/linking.service';
+import { TokenVault } from '../security/token-vault';
 import type { WorkerRuntime, WorkerRuntimeOptions } from './worker-runtime-types';
 
 export type { WorkerRuntime } from './worker-runtime-types';

@@ -1,13 +1,13 @@
 import { BLUESKY_JOBS, createBlueskyStreaming } from './bluesky-streaming';
-import { LoopTurnPlugin } from './db/loop-turn-plugin';
-import { RELAY_REPLAY_MS } from './integrations/bluesky/bluesky-facts';
-import { BlueskyLedgerPublisher } from './integrations/bluesky/bluesky-ledger-publisher';
-import { systemClock } from './integrations/x/clock';
-import { StreamProgressReporter } from './jobs/stream-progress';
-import { Worker } from './jobs/worker';
-import { workerPaused } from './jobs/worker-control';
-import { TotalsSoon } from './jobs/totals-soon';
-import { storedStreamReading } from './modules/stream-progress/stream-progress.service';
+import { LoopTurnPlugin } from '../db/loop-turn-plugin';
+import { RELAY_REPLAY_MS } from '../integrations/bluesky/bluesky-facts';
+import { BlueskyLedgerPublisher } from '../integrations/bluesky/bluesky-ledger-publisher';
+import { systemClock } from '../integrations/x/clock';
+import { StreamProgressReporter } from '../jobs/stream-progress';
+import { Worker } from '../jobs/worker';
+import { workerPaused } from '../jobs/worker-control';
+import { TotalsSoon } from '../jobs/totals-soon';
+import { storedStreamReading } from '../modules/stream-progress/stream-progress.service';
 import type { WorkerRuntime, WorkerRuntimeOptions } from './worker-runtime-types';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { testEnv } from '../config/test-env';
-import { runScript } from '../test/cli-process';
+import { testEnv } from '../../src/config/test-env';
+import { runScript } from '../../src/test/cli-process';
 
-const demo = 'src/demo-bluesky/demo-bluesky.ts';
+const demo = 'dev/demo-bluesky/demo-bluesky.ts';
 const closed = { pg: 'postgres://postgres@127.0.0.1:1/none', redis: 'redis://127.0.0.1:1' };
 
 /** `npm run demo:bluesky` without its services: what is missing and how to provide it, exit 1, no stack trace. */

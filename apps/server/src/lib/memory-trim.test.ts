@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from './config/config';
+import { loadConfig, ConfigError } from '../config/config';
 import { GC_FUNCTION, startMemoryTrim } from './memory-trim';
 
 const glibc = process.platform === 'linux' && fs.existsSync('/lib/x86_64-linux-gnu/libc.so.6');

@@ -1,10 +1,10 @@
 import type { World } from '@manaboard/x-sim';
-import type { Config } from './config/config';
-import type { DatabaseHandle } from './db/database';
-import type { JobLog } from './jobs/job';
-import type { Worker } from './jobs/worker';
-import type { DemoState } from './modules/mana/demo-state.service';
-import type { Metrics } from './modules/metrics/metrics';
+import type { Config } from '../config/config';
+import type { DatabaseHandle } from '../db/database';
+import type { JobLog } from '../jobs/job';
+import type { Worker } from '../jobs/worker';
+import type { DemoState } from '../modules/mana/demo-state.service';
+import type { Metrics } from '../modules/metrics/metrics';
 
 export type WorkerRuntime = { worker: Worker; start: () => Promise<void>; stop: () => Promise<void> };
 

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from './clock';
-import type { BlueskyConfig } from './config/config';
-import type { Database } from './db/schema';
-import { createBlueskyReading, type StreamTuning } from './integrations/bluesky/bluesky-reading';
-import type { JobLog } from './jobs/job';
-import { StreamJob } from './jobs/stream.job';
-import { StreamIngest } from './modules/mana/stream-ingest.service';
-import type { SkipReason } from './social/stream-source';
-import type { StreamProgressReport } from './jobs/stream-progress-report';
+import type { Clock } from '../lib/clock';
+import type { BlueskyConfig } from '../config/config';
+import type { Database } from '../db/schema';
+import { createBlueskyReading, type StreamTuning } from '../integrations/bluesky/bluesky-reading';
+import type { JobLog } from '../jobs/job';
+import { StreamJob } from '../jobs/stream.job';
+import { StreamIngest } from '../modules/mana/stream-ingest.service';
+import type { SkipReason } from '../social/stream-source';
+import type { StreamProgressReport } from '../jobs/stream-progress-report';
 
-export { BLUESKY_JOBS } from './integrations/bluesky/bluesky-facts';
+export { BLUESKY_JOBS } from '../integrations/bluesky/bluesky-facts';
 
 /**
  * The composition of Bluesky's stream (the port's adapter) with the engine: the adapter's source and profile
