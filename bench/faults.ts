@@ -207,7 +207,8 @@ async function rebuild(env: Record<string, string>): Promise<string> {
     env: { ...process.env, ...env },
     maxBuffer: 16 * 1024 * 1024,
   });
-  return `${stdout}${stderr}`.trim().split('\n').at(-1) ?? '';
+  // Its answer is its stdout's last line (a build first writes to stderr).
+  return (stdout.trim() || stderr.trim()).split('\n').at(-1) ?? '';
 }
 
 export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcome> {
@@ -253,7 +254,7 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
   let relay: DistinctRelay = await startDistinctRelay(relayOptions, onEvent);
 
   // Where the app keeps its data: a temporary directory, a small tmpfs (disk-full), or the bench's PostgreSQL.
-  let dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-faults-'));
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-faults-'));
   let mounted = false;
   let cluster: OwnCluster | null = null;
   if (fault === 'disk-full') {
@@ -471,7 +472,7 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
   // Caught up: the relay sent its last frame and the stored cursor stands at it; then the totals catch up too.
   const timeoutMs = Number(process.env.BENCH_FAULTS_TIMEOUT ?? 900) * 1000;
   const startedAt = Date.now();
-  let caughtUpAt = 0;
+  let caughtUpAt: number | undefined;
   try {
     await firstProgress;
     for (;;) {
@@ -540,7 +541,7 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
       frames,
       backlogSeconds: first?.lag ?? Number.NaN,
       events: recovered,
-      catchUpSeconds: (caughtUpAt - (first?.at ?? startedAt)) / 1000,
+      catchUpSeconds: ((caughtUpAt ?? Date.now()) - (first?.at ?? startedAt)) / 1000,
       cursors: readers.map((c) => c.cursor),
       probes: connections.length - readers.length,
       cursorBack,
