@@ -126,7 +126,15 @@ class OwnCluster {
     // PostgreSQL refuses to run as root: the cluster belongs to the postgres user when the bench runs as root.
     if (process.getuid?.() === 0) await run('chown', ['-R', 'postgres:postgres', dir]);
     const cluster = new OwnCluster(dir, `postgres://postgres@127.0.0.1:${PG_PORT}/faults`);
-    await cluster.pg('initdb', ['-D', path.join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
+    await cluster.pg('initdb', [
+      '-D',
+      path.join(dir, 'data'),
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+    ]);
     await cluster.start();
     const client = new pg.Client({ connectionString: cluster.url.replace(/\/faults$/, '/postgres') });
     await client.connect();
@@ -258,11 +266,20 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
   let mounted = false;
   let cluster: OwnCluster | null = null;
   if (fault === 'disk-full') {
-    await run('mount', ['-t', 'tmpfs', '-o', `size=${process.env.BENCH_FAULTS_TMPFS ?? '768m'}`, 'tmpfs', dataDir]);
+    await run('mount', [
+      '-t',
+      'tmpfs',
+      '-o',
+      `size=${process.env.BENCH_FAULTS_TMPFS ?? '768m'}`,
+      'tmpfs',
+      dataDir,
+    ]);
     mounted = true;
   }
   if (fault === 'pg-restart') cluster = await OwnCluster.create();
-  const where: DatabaseOptions = cluster ? { kind: 'postgres', url: cluster.url } : { kind: 'pglite', dataDir };
+  const where: DatabaseOptions = cluster
+    ? { kind: 'postgres', url: cluster.url }
+    : { kind: 'pglite', dataDir };
   const dbEnv: Record<string, string> = cluster ? { DATABASE_URL: cluster.url } : { DATABASE_URL: '' };
 
   const origin = `http://127.0.0.1:${APP_PORT}`;
@@ -452,10 +469,14 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
           await run('dd', ['if=/dev/zero', `of=${ballast}`, 'bs=1M']).catch(() => undefined);
         });
         const full = await fs.statfs(dataDir);
-        notes.push(`filled: ${fmt((full.bavail * full.bsize) / 1024, 0)} kB left of ${fmt((stat.blocks * stat.bsize) / 1048576, 0)} MB`);
+        notes.push(
+          `filled: ${fmt((full.bavail * full.bsize) / 1024, 0)} kB left of ${fmt((stat.blocks * stat.bsize) / 1048576, 0)} MB`,
+        );
         await sleep(20_000);
         const alive = app.child.exitCode === null;
-        notes.push(`after 20 s full, the app was ${alive ? 'still running' : `gone (exit ${app.child.exitCode})`}`);
+        notes.push(
+          `after 20 s full, the app was ${alive ? 'still running' : `gone (exit ${app.child.exitCode})`}`,
+        );
         note('space returned');
         await fs.rm(ballast);
         if (!alive) {
@@ -476,7 +497,8 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
   try {
     await firstProgress;
     for (;;) {
-      if (Date.now() - startedAt > timeoutMs) throw new Error(`${fault}: not caught up in ${timeoutMs / 1000} s`);
+      if (Date.now() - startedAt > timeoutMs)
+        throw new Error(`${fault}: not caught up in ${timeoutMs / 1000} s`);
       const f = cursorFrame();
       if (ended && f !== null && f >= frames - 1 - rate / 10) {
         caughtUpAt = Date.now();
@@ -509,11 +531,13 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
   let low = -Infinity;
   for (const s of samples) {
     if (s.cursorTime === null || s.cursorLow === null) continue;
-    if (s.cursorTime + 50 < low) cursorBack.push(`metrics: at least ${fmt(low - s.cursorTime - 50, 0)} ms back`);
+    if (s.cursorTime + 50 < low)
+      cursorBack.push(`metrics: at least ${fmt(low - s.cursorTime - 50, 0)} ms back`);
     low = Math.max(low, s.cursorLow);
   }
   for (let k = 1; k < seqs.length; k++)
-    if ((seqs[k] ?? 0) < (seqs[k - 1] ?? 0)) cursorBack.push(`PostgreSQL: seq ${seqs[k]} after ${seqs[k - 1]}`);
+    if ((seqs[k] ?? 0) < (seqs[k - 1] ?? 0))
+      cursorBack.push(`PostgreSQL: seq ${seqs[k]} after ${seqs[k - 1]}`);
 
   try {
     const finalSeq = await storedSeq(where);
@@ -528,7 +552,9 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
     const afterByKey = new Map(after.map((r) => [key(r), r]));
     const differences = [
       ...before.filter((r) => !afterSet.has(r)).map((r) => `${r} → ${afterByKey.get(key(r)) ?? 'absent'}`),
-      ...after.filter((r) => !beforeSet.has(r) && !before.some((b) => key(b) === key(r))).map((r) => `absent → ${r}`),
+      ...after
+        .filter((r) => !beforeSet.has(r) && !before.some((b) => key(b) === key(r)))
+        .map((r) => `absent → ${r}`),
     ];
     const recovered = events.map((e) => {
       const from = e.cursorTime ?? -Infinity;
@@ -621,7 +647,8 @@ export async function faultsBench(wanted: readonly string[]): Promise<void> {
   const { loadDistinctStream } = await import('./lib/distinct-stream');
   const meta = await loadDistinctStream((line) => console.log(`  ${line}`));
   const faults = wanted.length ? wanted : FAULTS;
-  for (const f of faults) if (!FAULTS.includes(f as Fault)) throw new Error(`unknown fault ${f}: ${FAULTS.join(', ')}`);
+  for (const f of faults)
+    if (!FAULTS.includes(f as Fault)) throw new Error(`unknown fault ${f}: ${FAULTS.join(', ')}`);
   const [l1, l5] = os.loadavg();
   console.log(
     `faults at full speed (issue 32): ${meta.params.frames} distinct frames at ${process.env.BENCH_FAULTS_RATE ?? 500} events/s, ` +
@@ -634,7 +661,9 @@ export async function faultsBench(wanted: readonly string[]): Promise<void> {
     } catch (error) {
       console.log(`  ${f}: FAILED: ${String(error)}`);
     }
-    console.log(`    (${fmt((Date.now() - started) / 1000, 0)} s, load average ${fmt(os.loadavg()[0] ?? 0, 1)})`);
+    console.log(
+      `    (${fmt((Date.now() - started) / 1000, 0)} s, load average ${fmt(os.loadavg()[0] ?? 0, 1)})`,
+    );
   }
 }
 

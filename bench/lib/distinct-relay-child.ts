@@ -62,7 +62,9 @@ const relayStart = options.relayStart ?? Date.now();
 const tell = (event: RelayEvent) => process.send?.(event);
 // The frames the programme's plan put events in: the disorder fault never sends one of those out of order (the
 // consumer skips a frame that comes after a later one, so its event would be lost to the stream: docs/networks.md).
-const planted = options.disorder ? new Set(planProgramme(meta.params, meta.start).at.keys()) : new Set<number>();
+const planted = options.disorder
+  ? new Set(planProgramme(meta.params, meta.start).at.keys())
+  : new Set<number>();
 let disorderCount = 0;
 const producedAt = (i: number) => relayStart + ((i - options.backlog) * 1000) / options.rate;
 const produced = () =>
