@@ -125,7 +125,6 @@ describe('the stream job on a relay connection', () => {
     const postFrame = await commitFrame(42, ALICE, [
       { action: 'create', path: 'app.bsky.feed.post/p2', block: tagged },
     ]);
-    let job: StreamJob | undefined;
     server.on('connection', (socket, request) => {
       asked.push(request.url ?? '');
       void (async () => {
@@ -134,7 +133,7 @@ describe('the stream job on a relay connection', () => {
             await commitFrame(41, CAROL, [{ action: 'create', path: 'app.bsky.feed.like/e1', block: early }]),
           );
           // The like waits for its post; the cursor past it is stored.
-          await job?.storedUntil((cursor) => cursor.seq === 41);
+          await job.storedUntil((cursor) => cursor.seq === 41);
           socket.send(postFrame);
           socket.terminate(); // before the post's batch (the post and the like it released) is stored
         } else socket.send(postFrame);
@@ -142,7 +141,8 @@ describe('the stream job on a relay connection', () => {
     });
     await saveCursor(database.db, STREAM_JOB, { seq: 40 }, new Date());
     const log = pino({ level: 'silent' });
-    job = new StreamJob({
+    // The relay above waits on it once the job has connected (after this line).
+    const job = new StreamJob({
       db: database.db,
       ingest: new StreamIngest({
         db: database.db,
