@@ -15,6 +15,7 @@ import { clusterBench } from './cluster';
 import { asUsersGetIt } from './as-users-get-it';
 import { appStreamBench } from './stream-app';
 import { distinctStreamBench } from './stream-distinct';
+import { faultsBench } from './faults';
 import { latencyVsBare } from './lib/latency';
 import { sideBySide } from './lib/side-by-side';
 import { repoRoot, startBenchServer, timeToFirst200 } from './lib/spawn-server';
@@ -169,3 +170,6 @@ if (!only || only === 'bluesky-app') await withFirehose('bluesky-app', appStream
 if (!only || only === 'verifier') await verifierBench();
 // Issue 31: `npm start` on Bluesky through a generated stream of distinct traffic (stream-distinct.ts).
 if (!only || only === 'stream-distinct') await distinctStreamBench();
+// Issue 32: faults at full speed with a backlog (faults.ts). Only when asked: it mounts a tmpfs and runs a PostgreSQL
+// cluster of its own (root, PostgreSQL's binaries), and takes several minutes. `npm run bench faults [fault …]`.
+if (only === 'faults') await faultsBench(process.argv.slice(3));

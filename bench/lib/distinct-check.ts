@@ -2,7 +2,7 @@
 // time) and compares what it stored with what the stream planted, exactly: each programme post's likes, reposts,
 // replies and quotes (after the deletes), each official post's counted likes and reposts, and nothing else stored
 // (no post, record or author that concerns nobody).
-import { openDatabase } from '../../apps/server/src/db/database';
+import { openDatabase, type DatabaseOptions } from '../../apps/server/src/db/database';
 import type { DistinctMeta } from './distinct-stream';
 
 export type DistinctCheck = {
@@ -16,8 +16,12 @@ export type DistinctCheck = {
   wrong: string[];
 };
 
-export async function checkDistinctRun(dataDir: string, meta: DistinctMeta): Promise<DistinctCheck> {
-  const handle = await openDatabase({ kind: 'pglite', dataDir });
+export async function checkDistinctRun(
+  /** The app's data directory (its embedded database), or a database to open (the faults bench's PostgreSQL). */
+  where: string | DatabaseOptions,
+  meta: DistinctMeta,
+): Promise<DistinctCheck> {
+  const handle = await openDatabase(typeof where === 'string' ? { kind: 'pglite', dataDir: where } : where);
   try {
     const db = handle.db;
     const posts = await db

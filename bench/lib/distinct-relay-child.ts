@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { partName, PART_FRAMES, streamDir, type DistinctMeta } from './distinct-stream';
+import { planProgramme } from './distinct-planted';
 import {
   accountOfDid,
   didOf,
@@ -22,7 +23,29 @@ import {
   publicMultikey,
 } from './distinct-traffic';
 
-export type RelayOptions = { key: string; rate: number; backlog: number; fromFirst: boolean };
+export type RelayOptions = {
+  key: string;
+  rate: number;
+  backlog: number;
+  fromFirst: boolean;
+  /** The faults bench (bench/faults.ts): a fixed port and start, so a restarted relay is the same relay. */
+  port?: number;
+  relayStart?: number;
+  /** The first connection is served from this many frames before the cursor it asks (a relay replaying). */
+  rewindFirst?: number;
+  /**
+   * Every `every` frames (never a planted one), the relay misbehaves: it sends the next frame before this one (out
+   * of order), or, every other time, sends the last `back` frames again (a seq that goes backwards).
+   */
+  disorder?: { every: number; back: number };
+};
+
+/** What the relay tells its parent (the faults bench): each connection's cursor, each frame sent out of order. */
+export type RelayEvent =
+  | { type: 'connect'; id: number; cursor: number | null; from: number; agent: string | null }
+  | { type: 'close'; id: number; frames: number }
+  | { type: 'disorder'; kind: 'swap' | 'back'; at: number; frames: number }
+  | { type: 'end'; from: number };
 
 const options = JSON.parse(process.env.BENCH_DISTINCT_RELAY ?? '{}') as RelayOptions;
 const dir = streamDir(options.key);
@@ -35,7 +58,14 @@ for (let part = 0; part < meta.parts; part++) {
   indexes.push(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4));
 }
 
-const relayStart = Date.now();
+const relayStart = options.relayStart ?? Date.now();
+const tell = (event: RelayEvent) => process.send?.(event);
+// The frames the programme's plan put events in: the disorder fault never sends one of those out of order (the
+// consumer skips a frame that comes after a later one, so its event would be lost to the stream: docs/networks.md).
+const planted = options.disorder
+  ? new Set(planProgramme(meta.params, meta.start).at.keys())
+  : new Set<number>();
+let disorderCount = 0;
 const producedAt = (i: number) => relayStart + ((i - options.backlog) * 1000) / options.rate;
 const produced = () =>
   Math.min(total, options.backlog + Math.floor(((Date.now() - relayStart) * options.rate) / 1000));
@@ -43,12 +73,14 @@ const HIGH_WATER = 4 * 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sends frames from index `from` while the socket is open: a part at a time, read fresh (the socket holds them). */
-async function pump(socket: WebSocket, from: number): Promise<void> {
+async function pump(socket: WebSocket, from: number): Promise<number> {
   let i = from;
+  let held: { i: number; frame: Buffer } | null = null;
+  const recent: Buffer[] = [];
   while (socket.readyState === socket.OPEN && i < total) {
     const part = Math.floor(i / PART_FRAMES);
     const index = indexes[part];
-    if (!index) return;
+    if (!index) return i - from;
     const bytes = await fs.readFile(path.join(dir, `${partName(part)}.bin`));
     let at = 0;
     for (let k = 0; k < (i - part * PART_FRAMES) * 2; k += 2) at += index[k] ?? 0;
@@ -62,14 +94,38 @@ async function pump(socket: WebSocket, from: number): Promise<void> {
       const length = index[k] ?? 0;
       const frame = bytes.subarray(at, at + length);
       frame.write(new Date(producedAt(i)).toISOString(), index[k + 1] ?? 0, 'latin1');
-      socket.send(frame, { binary: true });
       at += length;
+      const d = options.disorder;
+      if (d && i > 0 && i + 1 < total && i % d.every === 0 && !planted.has(i) && !planted.has(i + 1)) {
+        if (disorderCount++ % 2 === 0) {
+          // Out of order: this frame is held back and sent after the next one.
+          held = { i, frame: Buffer.from(frame) };
+          i++;
+          continue;
+        }
+        // Backwards: the last frames sent go again, then this one.
+        for (const old of recent) socket.send(old, { binary: true });
+        tell({ type: 'disorder', kind: 'back', at: i, frames: recent.length });
+      }
+      socket.send(frame, { binary: true });
+      if (held) {
+        socket.send(held.frame, { binary: true });
+        tell({ type: 'disorder', kind: 'swap', at: held.i, frames: 1 });
+        held = null;
+      }
+      if (d) {
+        recent.push(Buffer.from(frame));
+        if (recent.length > d.back) recent.shift();
+      }
       i++;
     }
   }
+  if (i >= total && socket.readyState === socket.OPEN) tell({ type: 'end', from });
+  return i - from;
 }
 
 const sockets = new Set<WebSocket>();
+let connections = 0;
 const wss = new WebSocketServer({ noServer: true });
 const DOC_CONTEXT = ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'];
 
@@ -151,13 +207,29 @@ server.on('upgrade', (req, socket, head) => {
     ws.on('error', () => undefined);
     const cursor = url.searchParams.get('cursor');
     // seq = index + 1: the frames after seq c begin at index c.
-    const from = cursor ? Math.min(Number(cursor), total) : options.fromFirst ? 0 : produced();
-    void pump(ws, from).catch((error: unknown) => console.error('relay:', error));
+    let from = cursor ? Math.min(Number(cursor), total) : options.fromFirst ? 0 : produced();
+    if (options.rewindFirst && connections === 0) from = Math.max(0, from - options.rewindFirst);
+    const id = connections++;
+    tell({
+      type: 'connect',
+      id,
+      cursor: cursor ? Number(cursor) : null,
+      from,
+      agent: req.headers['user-agent'] ?? null,
+    });
+    void pump(ws, from).then(
+      (frames) => tell({ type: 'close', id, frames }),
+      (error: unknown) => console.error('relay:', error),
+    );
   });
 });
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 const { port } = server.address() as AddressInfo;
 
+// The faults bench: drop every connection (the consumer resumes from its stored cursor).
+process.on('message', (m) => {
+  if ((m as { drop?: boolean }).drop) for (const socket of sockets) socket.terminate();
+});
 process.on('disconnect', () => {
   for (const socket of sockets) socket.terminate();
   server.close();

@@ -2,7 +2,7 @@
 // (plain-reader-child.ts), the yardstick that reads the same relay and only splits each frame, in another.
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { RelayOptions } from './distinct-relay-child';
+import type { RelayEvent, RelayOptions } from './distinct-relay-child';
 import { repoRoot } from './spawn-server';
 
 export type DistinctRelay = {
@@ -13,6 +13,8 @@ export type DistinctRelay = {
   relayStart: number;
   pid: number;
   close: () => Promise<void>;
+  /** The relay process (the faults bench kills it and drops its connections). */
+  child: ChildProcess;
 };
 
 function forkChild(file: string, env: Record<string, string>): ChildProcess {
@@ -31,13 +33,18 @@ const closer = (child: ChildProcess) => async () => {
   await gone;
 };
 
-export async function startDistinctRelay(options: RelayOptions): Promise<DistinctRelay> {
+export async function startDistinctRelay(
+  options: RelayOptions,
+  /** Each connection, end of the stream and frame sent out of order (the faults bench). */
+  onEvent?: (event: RelayEvent) => void,
+): Promise<DistinctRelay> {
   const child = forkChild('distinct-relay-child.ts', { BENCH_DISTINCT_RELAY: JSON.stringify(options) });
   const ready = await new Promise<{ url: string; httpUrl: string; relayStart: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; httpUrl: string; relayStart: number }));
     child.once('exit', (code) => reject(new Error(`the distinct relay exited with ${code}`)));
   });
-  return { ...ready, pid: child.pid ?? 0, close: closer(child) };
+  if (onEvent) child.on('message', (m) => onEvent(m as RelayEvent));
+  return { ...ready, pid: child.pid ?? 0, close: closer(child), child };
 }
 
 export type PlainReading = { frames: number; seconds: number; cpuSeconds: number };

@@ -105,6 +105,9 @@ export class StreamStore {
       await this.loadInterest();
     const result = await ingest.ingest(rules, officials, batch.events, batch.cursor, new Date(now));
     this.interest.add(result.followed, result.involved);
+    // Stored: the likes the batch's posts released from the waiting room are counted (the source is suspended
+    // while a batch is stored, so nothing released since is in it).
+    this.interest.confirm();
     const seen = (this.pending?.seen ?? 0) + batch.seen;
     this.pending = null;
     this.saved(batch.cursor, {

@@ -96,6 +96,8 @@ export class StreamJob {
     this.store.drop();
     await this.loop;
     await this.store.settled();
+    // What the source released from the waiting room into a batch not stored waits again (a start reads again).
+    this.store.interest.rewind();
     await this.gaps.stop();
   }
 
@@ -145,6 +147,9 @@ export class StreamJob {
         error = caught;
         cursor = undefined;
         this.store.drop();
+        // The batch under way is lost: the likes its posts released from the waiting room wait again, since the
+        // stored cursor may lie past them (only their posts are read again).
+        this.store.interest.rewind();
       }
     }
   }

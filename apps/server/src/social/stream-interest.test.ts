@@ -80,4 +80,21 @@ describe('the stream interest', () => {
     expect(i.size.waiting).toBe(1);
     expect(i.keep(post('late', now, true)).map(idOf)).toEqual(['late', 'like:4']);
   });
+
+  it('puts the likes a post released back to wait when the batch they were in is lost, and forgets them once stored', () => {
+    // Issue 32: the relay dropped the connection before the post's batch was stored; the source reads again from
+    // the stored cursor, past the like, so only the post comes again.
+    const i = interest();
+    const young = `post:${T - 1_000}`;
+    i.keep(like(young, T, 1));
+    expect(i.keep(post(young, T - 1_000, true)).map(idOf)).toEqual([young, 'like:1']);
+    i.rewind();
+    expect(i.size.waiting).toBe(1);
+    expect(i.keep(post(young, T - 1_000, true)).map(idOf)).toEqual([young, 'like:1']);
+    // Stored this time: nothing goes back.
+    i.confirm();
+    i.rewind();
+    expect(i.size.waiting).toBe(0);
+    expect(i.keep(post(young, T - 1_000, true)).map(idOf)).toEqual([young]);
+  });
 });

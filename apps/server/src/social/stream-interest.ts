@@ -47,6 +47,13 @@ export class StreamInterest {
    * full waiting room that churns paid for tens of thousands of dead entries on every like.)
    */
   private order: { ids: string[]; since: number[]; head: number } = { ids: [], since: [], head: 0 };
+  /**
+   * Events `keep` released from the waiting room since the engine last stored what the source passed
+   * (`confirm`): they are in the source's batch under way. If that batch is lost (the connection or the database
+   * failed), the source reads again from the stored cursor, which may lie past these events, so they go back to
+   * wait for their post (`rewind`), which comes again.
+   */
+  private released: Array<{ postId: string; list: Array<{ event: StreamEvent; at: number }> }> = [];
   /** What `keep` added since the engine began loading a snapshot (it must survive the snapshot). */
   private addedSince: { tracked: string[]; people: string[] } | null = null;
 
@@ -186,6 +193,30 @@ export class StreamInterest {
     if (!list) return [];
     this.waiting.delete(postId);
     this.waitingCount -= list.length;
+    this.released.push({ postId, list });
     return list.map((w) => w.event).flatMap((e) => this.pass(e));
+  }
+
+  /** The engine stored everything the source passed so far: the events released into it are counted. */
+  confirm(): void {
+    if (this.released.length) this.released = [];
+  }
+
+  /**
+   * The engine lost what the source passed since the last `confirm` (it reads again from the stored cursor): the
+   * events released from the waiting room since then wait again, as they were, for their post to come again.
+   */
+  rewind(): void {
+    const released = this.released;
+    this.released = [];
+    for (const { postId, list } of released) {
+      // Back in the queue as the post's waiting list now begins (an entry that no longer matches is passed over).
+      const back = [...list, ...(this.waiting.get(postId) ?? [])];
+      this.waiting.set(postId, back);
+      this.order.ids.push(postId);
+      this.order.since.push(back[0]?.at ?? this.now());
+      this.waitingCount += list.length;
+    }
+    if (released.length) this.evict(this.now());
   }
 }

@@ -109,4 +109,78 @@ describe('the stream job on a relay connection', () => {
     expect((await readState(database.db, STREAM_JOB))?.cursor).toMatchObject({ seq: 31 });
     expect(await database.db.selectFrom('stream_records').select('id').execute()).toEqual([]);
   }, 60_000);
+
+  it('a like that waited for its post is not lost when the batch that released it is lost with the connection', async () => {
+    // Issue 32 (bench/faults.ts, the relay dropping connections at full speed): a like came before its post and
+    // waited in memory while its cursor was stored; the post came, released it into a batch, and the connection
+    // dropped before that batch was stored. The stream resumed after the like, so only the post came again.
+    const ALICE = 'did:plc:alice';
+    const CAROL = 'did:plc:carol';
+    const postUri = `at://${ALICE}/app.bsky.feed.post/p2`;
+    const asked: string[] = [];
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const early = await like(postUri);
+    const tagged = await post('second take #ManaBoard');
+    const postFrame = await commitFrame(42, ALICE, [
+      { action: 'create', path: 'app.bsky.feed.post/p2', block: tagged },
+    ]);
+    server.on('connection', (socket, request) => {
+      asked.push(request.url ?? '');
+      void (async () => {
+        if (asked.length === 1) {
+          socket.send(
+            await commitFrame(41, CAROL, [{ action: 'create', path: 'app.bsky.feed.like/e1', block: early }]),
+          );
+          // The like waits for its post; the cursor past it is stored.
+          await job.storedUntil((cursor) => cursor.seq === 41);
+          socket.send(postFrame);
+          socket.terminate(); // before the post's batch (the post and the like it released) is stored
+        } else socket.send(postFrame);
+      })();
+    });
+    await saveCursor(database.db, STREAM_JOB, { seq: 40 }, new Date());
+    const log = pino({ level: 'silent' });
+    // The relay above waits on it once the job has connected (after this line).
+    const job = new StreamJob({
+      db: database.db,
+      ingest: new StreamIngest({
+        db: database.db,
+        network: { authorByHandle: () => Promise.resolve(null) },
+        authorsOf: () => Promise.resolve([]),
+        log,
+      }),
+      source: new BlueskyFirehose({
+        relayUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        log,
+        reader: createFrameReader(),
+        flushMs: 1_000,
+        gapNote: 'test',
+      }),
+      log,
+      clock: systemClock,
+      maxBackoffMs: 100,
+    });
+    try {
+      await job.start();
+      await job.storedUntil((cursor) => cursor.seq === 42);
+    } finally {
+      await job.stop();
+      for (const client of server.clients) client.terminate();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(asked).toEqual([
+      '/xrpc/com.atproto.sync.subscribeRepos?cursor=40',
+      '/xrpc/com.atproto.sync.subscribeRepos?cursor=41',
+    ]);
+    const likes = await database.db
+      .selectFrom('stream_records')
+      .select('author_id')
+      .where('subject_id', '=', postUri)
+      .where('kind', '=', 'like')
+      .execute();
+    // Stored once (these frames are dated 2026-01-01, past the programme's windows, so it is kept void as `late`:
+    // evidence of the record, whatever it counts; before the fix it was not stored at all).
+    expect(likes).toEqual([{ author_id: CAROL }]);
+  }, 60_000);
 });
