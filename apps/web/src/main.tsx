@@ -1,5 +1,5 @@
 import './app/zod-jitless';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ErrorBoundary } from 'react-error-boundary';
 import { prefetchFirstScreen } from './app/first-screen';
@@ -19,14 +19,19 @@ const pageFailed = (
 // first-screen calls do, the page renders.
 void prefetchFirstScreen(client, window.location.pathname)
   .catch(() => undefined)
-  .then(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <ErrorBoundary fallback={pageFailed}>
-          <AppProviders client={client}>
-            <AppRouter />
-          </AppProviders>
-        </ErrorBoundary>
-      </StrictMode>,
-    ),
-  );
+  .then(() => {
+    const app = createRoot(root);
+    // A transition: React renders the first screen in slices of a few milliseconds and commits it whole, once,
+    // instead of in one long task that a slow phone cannot answer a tap during (issue 33). What shows is the same.
+    startTransition(() =>
+      app.render(
+        <StrictMode>
+          <ErrorBoundary fallback={pageFailed}>
+            <AppProviders client={client}>
+              <AppRouter />
+            </AppProviders>
+          </ErrorBoundary>
+        </StrictMode>,
+      ),
+    );
+  });
