@@ -29,8 +29,7 @@ export type PortableInterest = {
 /** A change of the interest the engine made: a snapshot loaded, or posts and accounts added. */
 export type InterestChange =
   /** null: the new namer has no terms (a copy elsewhere cannot follow it). */
-  | { kind: 'load'; interest: PortableInterest | null }
-  | { kind: 'add'; tracked: string[]; people: string[] };
+  { kind: 'load'; interest: PortableInterest | null } | { kind: 'add'; tracked: string[]; people: string[] };
 
 /** The interest's default namer: nothing names the programme until a snapshot is loaded. */
 const namesNothing: Namer = Object.assign(() => false, { terms: null });
@@ -132,7 +131,6 @@ export class StreamInterest {
       terms: this.names.terms,
     };
   }
-
 
   /** Calls `listener` on each snapshot loaded and each `add`; returns the unsubscribe. */
   onChange(listener: (change: InterestChange) => void): () => void {

@@ -81,7 +81,11 @@ export class BlueskyFirehose implements StreamSource {
     this.gapNote = options.gapNote;
   }
 
-  read(cursor: StreamCursor | null, interest: StreamInterest, signal: AbortSignal): AsyncGenerator<StreamBatch> {
+  read(
+    cursor: StreamCursor | null,
+    interest: StreamInterest,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamBatch> {
     const o = this.options;
     const portable = o.reader.portable;
     if ((o.thread ?? 'worker') === 'worker' && portable && interest.movable) {

@@ -99,13 +99,17 @@ export class StreamThread {
     this.interest = interest;
     this.acked = 0;
     this.unsubscribe = interest.onChange((change) => {
-      if (change.kind === 'add') post(worker, { type: 'add', tracked: change.tracked, people: change.people });
-      else if (change.interest) post(worker, { type: 'load', interest: change.interest, through: this.acked });
+      if (change.kind === 'add')
+        post(worker, { type: 'add', tracked: change.tracked, people: change.people });
+      else if (change.interest)
+        post(worker, { type: 'load', interest: change.interest, through: this.acked });
       else this.crashed(worker, new Error('the interest loaded cannot be read in a worker thread'));
     });
     worker.on('message', (message: FromWorker) => this.receive(message));
     worker.on('error', (error) => this.crashed(worker, error));
-    worker.on('exit', (code) => this.crashed(worker, new Error(`the stream's worker thread exited (${code})`)));
+    worker.on('exit', (code) =>
+      this.crashed(worker, new Error(`the stream's worker thread exited (${code})`)),
+    );
     return worker;
   }
 
@@ -118,7 +122,8 @@ export class StreamThread {
         this.sink.info(message.name, message.message);
         return;
       case 'batch':
-        if (this.inbox?.id === message.id) this.inbox.push({ kind: 'batch', n: message.n, batch: message.batch });
+        if (this.inbox?.id === message.id)
+          this.inbox.push({ kind: 'batch', n: message.n, batch: message.batch });
         return;
       case 'error': {
         if (this.inbox?.id !== message.id) return;
@@ -138,7 +143,10 @@ export class StreamThread {
     if (this.worker !== worker) return;
     this.forget();
     void worker.terminate();
-    this.inbox?.push({ kind: 'error', error: new Error(`the stream's worker thread failed: ${error.message}`, { cause: error }) });
+    this.inbox?.push({
+      kind: 'error',
+      error: new Error(`the stream's worker thread failed: ${error.message}`, { cause: error }),
+    });
   }
 
   private forget(): void {
@@ -162,8 +170,6 @@ export class StreamThread {
 }
 
 type Item =
-  | { kind: 'batch'; n: number; batch: StreamBatch }
-  | { kind: 'error'; error: Error }
-  | { kind: 'aborted' };
+  { kind: 'batch'; n: number; batch: StreamBatch } | { kind: 'error'; error: Error } | { kind: 'aborted' };
 
 const post = (worker: Worker, message: ToWorker) => worker.postMessage(message);
