@@ -57,7 +57,7 @@ export type FirehoseOptions = {
  *
  * Issue 31: decoding a backlog makes some 3 KB of garbage a frame, and its collections paused the loop that serves
  * requests for up to 150 ms. So by default the connection is read in a worker thread (bluesky-stream-thread.ts,
- * bluesky-stream-worker.ts): the frames, their decoding and their garbage live in its heap, and the serving thread
+ * bluesky-stream-serve.ts): the frames, their decoding and their garbage live in its heap, and the serving thread
  * receives only the batches of kept events. In-thread (`thread: 'inline'`, or a verifier, or a namer the thread
  * cannot rebuild), the reader works in slices so the loop still turns.
  */

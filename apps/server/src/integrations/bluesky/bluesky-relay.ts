@@ -34,7 +34,7 @@ export type RelaySink = {
 /**
  * One connection to the relay's subscribeRepos from `cursor`, read until `signal` aborts (or it fails): each frame
  * read by the frame reader against `interest`, the kept events gathered into batches with the cursor after them.
- * Run by the firehose in the serving thread (`thread: 'inline'`) or in its worker thread (bluesky-stream-worker.ts).
+ * Run by the firehose in the serving thread (`thread: 'inline'`) or in its worker thread (bluesky-stream-serve.ts).
  *
  * Frames wait in a bounded queue (the socket is paused when it is full), so a consumer that does not ask for the
  * next batch holds the relay rather than memory. A closed, failed or stalled connection (no frame and no pong for

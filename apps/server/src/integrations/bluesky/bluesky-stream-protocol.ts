@@ -5,7 +5,7 @@ import type { RelayReadOptions } from './bluesky-relay';
 /** What the stream's worker thread is started with (workerData). */
 export type WorkerStart = { interest: PortableInterest; maxFrameBytes: number };
 
-/** Messages from the serving thread to the stream's worker thread (bluesky-stream-worker.ts). */
+/** Messages from the serving thread to the stream's worker thread (bluesky-stream-serve.ts). */
 export type ToWorker =
   | { type: 'read'; id: number; cursor: StreamCursor | null; options: RelayReadOptions; maxUnacked: number }
   /** Batch `n` was stored: the worker may read on. */

@@ -5,13 +5,14 @@ import { StalledConnectionError, type RelayReadOptions, type RelaySink } from '.
 import type { FromWorker, ToWorker, WorkerStart } from './bluesky-stream-protocol';
 
 /**
- * The worker thread's entry: built beside the server's bundle as bluesky-stream-worker.js (scripts/build.mjs);
- * from the sources (tests, tsx) the .ts file, loaded through tsx.
+ * The worker thread's entry, src/bluesky-stream-worker.ts (a composition root: it hands this adapter the engine's
+ * namer): built beside the server's bundle as bluesky-stream-worker.js (scripts/build.mjs; the bundle's directory is
+ * flat); from the sources (tests, tsx) the .ts file, loaded through tsx.
  */
 function workerEntry(): { url: URL; execArgv: string[] } {
   const fromSources = import.meta.url.endsWith('.ts');
   return fromSources
-    ? { url: new URL('./bluesky-stream-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
+    ? { url: new URL('../../bluesky-stream-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
     : { url: new URL('./bluesky-stream-worker.js', import.meta.url), execArgv: [] };
 }
 
@@ -19,7 +20,7 @@ function workerEntry(): { url: URL; execArgv: string[] } {
 const CLOSE_MS = 2_000;
 
 /**
- * The serving thread's side of the stream's worker thread (bluesky-stream-worker.ts): it starts the thread with a
+ * The serving thread's side of the stream's worker thread (bluesky-stream-serve.ts): it starts the thread with a
  * copy of the interest, tells it each change the engine makes, and turns its messages back into the source's
  * batches, skips and errors, in the order it read. A batch is acknowledged when the engine asks for the next (it
  * was stored); the thread reads on only while fewer than `maxUnacked` are not. The thread lives across reads (its
