@@ -18,9 +18,22 @@ export type ToWorker =
   | { type: 'load'; interest: PortableInterest; through: number }
   | { type: 'add'; tracked: string[]; people: string[] };
 
-/** Messages from the stream's worker thread, in the order it read. */
-export type FromWorker =
-  | { type: 'batch'; id: number; n: number; batch: StreamBatch }
+/** What the read skipped and the relay's informational messages, reported with the batch or error that follows. */
+export type Note =
   | { type: 'skip'; reason: SkipReason; detail: string; seq: number | null }
-  | { type: 'info'; name: string; message: string }
-  | { type: 'error'; id: number; name: string; message: string; stack: string | undefined };
+  | { type: 'info'; name: string; message: string };
+
+/**
+ * Messages from the stream's worker thread, in the order it read. Notes travel with them (never alone), so the
+ * thread's messages are bounded by the batches not acknowledged, whatever the stream skips.
+ */
+export type FromWorker =
+  | { type: 'batch'; id: number; n: number; batch: StreamBatch; notes: Note[] }
+  | {
+      type: 'error';
+      id: number;
+      name: string;
+      message: string;
+      stack: string | undefined;
+      notes: Note[];
+    };

@@ -13,7 +13,7 @@ import type { PostEvent } from '../../social/stream-events';
 import { StreamInterest, type PortableInterest } from '../../social/stream-interest';
 import { createFrameReader } from './bluesky-frames';
 import { readRelay } from './bluesky-relay';
-import type { FromWorker, ToWorker, WorkerStart } from './bluesky-stream-protocol';
+import type { FromWorker, Note, ToWorker, WorkerStart } from './bluesky-stream-protocol';
 import { postMadeAt } from './bluesky-tid';
 
 /**
@@ -66,17 +66,18 @@ export function serveStreamThread(
     journal.clear();
     open = { tracked: [], people: [] };
     acked = next - 1;
+    const notes: Note[] = [];
     signal.addEventListener('abort', wakeAck, { once: true });
     try {
       const batches = readRelay(message.options, reader, message.cursor, interest, signal, {
-        skip: (reason, detail, seq) => post({ type: 'skip', reason, detail, seq }),
-        info: (name, text) => post({ type: 'info', name, message: text }),
+        skip: (reason, detail, seq) => notes.push({ type: 'skip', reason, detail, seq }),
+        info: (name, text) => notes.push({ type: 'info', name, message: text }),
       });
       for await (const batch of batches) {
         const n = next++;
         journal.set(n, open);
         open = { tracked: [], people: [] };
-        post({ type: 'batch', id: message.id, n, batch });
+        post({ type: 'batch', id: message.id, n, batch, notes: notes.splice(0) });
         // Backpressure: with `maxUnacked` batches not stored, the read waits (its frame queue fills, the socket is
         // paused, and the relay holds the rest).
         while (n - acked >= message.maxUnacked && !signal.aborted) {
@@ -86,7 +87,14 @@ export function serveStreamThread(
     } catch (error) {
       if (signal.aborted) return;
       const e = error instanceof Error ? error : new Error(String(error));
-      post({ type: 'error', id: message.id, name: e.name, message: e.message, stack: e.stack });
+      post({
+        type: 'error',
+        id: message.id,
+        name: e.name,
+        message: e.message,
+        stack: e.stack,
+        notes: notes.splice(0),
+      });
     }
   }
 

@@ -22,7 +22,7 @@ const CLOSE_MS = 2_000;
 /**
  * The serving thread's side of the stream's worker thread (bluesky-stream-serve.ts): it starts the thread with a
  * copy of the interest, tells it each change the engine makes, and turns its messages back into the source's
- * batches, skips and errors, in the order it read. A batch is acknowledged when the engine asks for the next (it
+ * batches, skips and errors, in the order it read (the skips come with the batch or error after them). A batch is acknowledged when the engine asks for the next (it
  * was stored); the thread reads on only while fewer than `maxUnacked` are not. The thread lives across reads (its
  * interest keeps what waits for a post), ends when the job stops (the signal), and is started again after a crash
  * (which ends the read with an error: the engine resumes from its stored cursor).
@@ -115,13 +115,11 @@ export class StreamThread {
   }
 
   private receive(message: FromWorker): void {
+    for (const note of message.notes) {
+      if (note.type === 'skip') this.sink.skip(note.reason, note.detail, note.seq);
+      else this.sink.info(note.name, note.message);
+    }
     switch (message.type) {
-      case 'skip':
-        this.sink.skip(message.reason, message.detail, message.seq);
-        return;
-      case 'info':
-        this.sink.info(message.name, message.message);
-        return;
       case 'batch':
         if (this.inbox?.id === message.id)
           this.inbox.push({ kind: 'batch', n: message.n, batch: message.batch });
