@@ -2,7 +2,7 @@
 // backlog (the same stream, relay and start as `stream-distinct`, without the plain readers or the exact check).
 // Prints one JSON line: events/s, the server's CPU µs a frame and cores, the board's autocannon figures (10
 // connections, GET /api/mana?limit=20&weekly=true, QB_BOARD seconds, default 12) and the server's own event-loop
-// delay windows (every 2 s). Usage: BENCH_DISTINCT_FRAMES=200000 npx tsx bench/stream-board.ts; BENCH_USER_CWD
+// delay windows (every 2 s), and its resident memory (peak while consuming, and at the end). Usage: BENCH_DISTINCT_FRAMES=200000 npx tsx bench/stream-board.ts; BENCH_USER_CWD
 // measures another checkout. It kills what it started and exits (stream-distinct's run can hang after the app
 // stops; docs/benchmarks.md).
 import { randomBytes } from 'node:crypto';
@@ -42,6 +42,12 @@ const out = process.env.QB_STDOUT;
 if (out) app.child.stdout?.on('data', (chunk: Buffer) => void fs.appendFile(out, chunk));
 const members = await groupRss(app.child.pid ?? 0);
 const pid = [...members].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+// The server's resident memory (its main process, worker thread included), MB: the peak while it consumes.
+const rss = async () => {
+  const f = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  return (Number(f[21]) * 4096) / 2 ** 20;
+};
+let rssPeak = 0;
 const cpu = async () => {
   const f = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
   return (Number(f[11]) + Number(f[12])) / 100;
@@ -72,11 +78,13 @@ while (performance.now() - t0 < 300_000) {
     cFirst = await cpu();
   }
   last = v;
+  rssPeak = Math.max(rssPeak, await rss());
   if (v >= frames) break;
   await new Promise((r) => setTimeout(r, 250));
 }
 const t1 = performance.now();
 const c1 = await cpu();
+const rssEnd = await rss();
 const b = await board;
 const loops = app.loop.slice(loopStart);
 const p99s = loops.map((l) => l.p99Ms).sort((a, b) => a - b);
@@ -92,6 +100,8 @@ console.log(
     loopMedianP99: p99s[Math.floor(p99s.length / 2)],
     loopWorstP99: p99s.at(-1),
     loopMax: Math.max(...loops.map((l) => l.maxMs)),
+    rssPeakMb: Math.round(rssPeak),
+    rssEndMb: Math.round(rssEnd),
   }),
 );
 for (const pid of [-(app.child.pid ?? 0), relay.pid]) {

@@ -103,6 +103,9 @@ async function buildServer(outDir) {
     main: path.join(src, 'main.ts'),
     ...Object.fromEntries(commands.map((name) => [name, path.join(src, 'cli', `${name}.ts`)])),
     'make-pglite-template': path.join(src, 'db', 'make-pglite-template.ts'),
+    // The Bluesky stream's worker thread (issue 31), loaded by its file name beside the chunk that starts it
+    // (integrations/bluesky/bluesky-stream-thread.ts): the directory is flat, so it sits beside every chunk.
+    'bluesky-stream-worker': path.join(src, 'bluesky-stream-worker.ts'),
   };
   await build({
     entryPoints,

@@ -148,6 +148,11 @@ export type BlueskyConfig = {
    * public relay's rate on one core; docs/benchmarks.md). On for a relay you do not trust.
    */
   verifyCommits: boolean;
+  /**
+   * Where the stream's frames are read and decoded: `worker`, a worker thread of their own (the default: their
+   * garbage is collected there, not in the loop serving requests), or `inline`, the serving thread (issue 31).
+   */
+  streamThread?: 'worker' | 'inline';
   /** Where a post's public page lives: `{postUrlBase}/profile/{handle}/post/{rkey}`. */
   postUrlBase: string;
   /** An app account (an app password) to fill a stream gap from authenticated search; its password is sealed. */

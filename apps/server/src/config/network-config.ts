@@ -14,6 +14,7 @@ export const networkEnv = z.object({
   BLUESKY_HANDLE_RESOLVER_URL: z.url({ protocol: /^https?$/ }).optional(),
   BLUESKY_ALLOW_HTTP: booleanString.default(false),
   BLUESKY_VERIFY_COMMITS: booleanString.default(false),
+  BLUESKY_STREAM_THREAD: z.enum(['worker', 'inline']).default('worker'),
   BLUESKY_APP_HANDLE: z.string().min(1).optional(),
   BLUESKY_APP_PASSWORD: z.string().min(1).optional(),
   BLUESKY_APP_SERVICE: z.url({ protocol: /^https?$/ }).default('https://bsky.social'),
@@ -58,6 +59,7 @@ export function blueskyConfig(e: NetworkEnv & { NODE_ENV: string }): BlueskyConf
     handleResolverUrl: e.BLUESKY_HANDLE_RESOLVER_URL,
     allowHttp: e.BLUESKY_ALLOW_HTTP,
     verifyCommits: e.BLUESKY_VERIFY_COMMITS,
+    streamThread: e.BLUESKY_STREAM_THREAD,
     streamAuthority: streamAuthorityConfig(e),
     postUrlBase: 'https://bsky.app',
     appAccount:

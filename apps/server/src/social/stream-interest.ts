@@ -8,6 +8,32 @@ export const WAITING_LIMIT = 50_000;
  */
 export const WAITING_TTL_MS = 15 * 60_000;
 
+/**
+ * A namer a source's worker thread can build again from plain data (programmeNamer attaches its terms): a function
+ * cannot cross to a thread. A namer without `terms` keeps the source in the serving thread.
+ */
+export type Namer = ((post: PostEvent) => boolean) & { readonly terms?: unknown };
+
+/**
+ * The interest as plain data, for a source that filters in a worker thread (bluesky-stream-thread.ts): the thread
+ * holds a copy and is told each change (`onChange`).
+ */
+export type PortableInterest = {
+  tracked: string[];
+  people: string[];
+  officials: string[];
+  /** The namer's terms (Namer.terms); null: names nothing. */
+  terms: unknown;
+};
+
+/** A change of the interest the engine made: a snapshot loaded, or posts and accounts added. */
+export type InterestChange =
+  /** null: the new namer has no terms (a copy elsewhere cannot follow it). */
+  { kind: 'load'; interest: PortableInterest | null } | { kind: 'add'; tracked: string[]; people: string[] };
+
+/** The interest's default namer: nothing names the programme until a snapshot is loaded. */
+const namesNothing: Namer = Object.assign(() => false, { terms: null });
+
 /** What the engine knows of the programme, to load into the interest (jobs/stream.job.ts). */
 export type InterestSnapshot = {
   /** Posts whose likes, reposts, replies and quotes count: tracked posts still moving, official posts. */
@@ -17,7 +43,7 @@ export type InterestSnapshot = {
   /** The official accounts' network user ids. */
   officials: Iterable<string>;
   /** Whether a post names the programme (its terms: keywords, hashtags, official mentions). */
-  names: (post: PostEvent) => boolean;
+  names: Namer;
 };
 
 /**
@@ -38,7 +64,7 @@ export class StreamInterest {
   private tracked = new Set<string>();
   private people = new Set<string>();
   private officials = new Set<string>();
-  private names: (post: PostEvent) => boolean = () => false;
+  private names: Namer = namesNothing;
   private readonly waiting = new Map<string, Array<{ event: StreamEvent; at: number }>>();
   private waitingCount = 0;
   /**
@@ -56,6 +82,10 @@ export class StreamInterest {
   private released: Array<{ postId: string; list: Array<{ event: StreamEvent; at: number }> }> = [];
   /** What `keep` added since the engine began loading a snapshot (it must survive the snapshot). */
   private addedSince: { tracked: string[]; people: string[] } | null = null;
+  /** Told of each snapshot loaded and each addition by the engine (a worker thread's copy follows them). */
+  private readonly listeners = new Set<(change: InterestChange) => void>();
+  /** Told of each post and account `keep` lets through (the worker thread's journal of what it read ahead). */
+  onKept: ((kind: 'tracked' | 'people', id: string) => void) | null = null;
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -79,12 +109,40 @@ export class StreamInterest {
     for (const id of added?.people ?? []) this.people.add(id);
     this.names = snapshot.names;
     this.addedSince = null;
+    if (this.listeners.size > 0) {
+      const change: InterestChange = { kind: 'load', interest: this.portable() };
+      for (const listener of this.listeners) listener(change);
+    }
   }
 
   /** Tells the interest about posts and accounts the engine now follows (e.g. found by a gap fill). */
   add(tracked: Iterable<string>, people: Iterable<string>): void {
-    for (const id of tracked) this.track(id);
-    for (const id of people) this.involve(id);
+    const added = this.listeners.size > 0 ? { tracked: [...tracked], people: [...people] } : null;
+    for (const id of added?.tracked ?? tracked) this.track(id);
+    for (const id of added?.people ?? people) this.involve(id);
+    if (added) for (const listener of this.listeners) listener({ kind: 'add', ...added });
+  }
+
+  /** Whether `portable` gives the interest (its namer has terms). */
+  get movable(): boolean {
+    return this.names.terms !== undefined;
+  }
+
+  /** The interest as plain data, or null when its namer cannot be built again elsewhere (it has no terms). */
+  portable(): PortableInterest | null {
+    if (this.names.terms === undefined) return null;
+    return {
+      tracked: [...this.tracked],
+      people: [...this.people],
+      officials: [...this.officials],
+      terms: this.names.terms,
+    };
+  }
+
+  /** Calls `listener` on each snapshot loaded and each `add`; returns the unsubscribe. */
+  onChange(listener: (change: InterestChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   get size(): { tracked: number; people: number; waiting: number } {
@@ -146,12 +204,14 @@ export class StreamInterest {
     if (this.tracked.has(id)) return;
     this.tracked.add(id);
     this.addedSince?.tracked.push(id);
+    this.onKept?.('tracked', id);
   }
 
   private involve(id: string): void {
     if (this.people.has(id)) return;
     this.people.add(id);
     this.addedSince?.people.push(id);
+    this.onKept?.('people', id);
   }
 
   private wait(postId: string, event: StreamEvent): void {

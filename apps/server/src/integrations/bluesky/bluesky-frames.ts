@@ -36,6 +36,11 @@ export type FrameReaderOptions = {
 export type FrameReader = {
   /** A promise only in verified mode, for a commit the programme keeps something of (its signature is checked). */
   read(frame: Uint8Array, interest: StreamInterest): FrameResult | Promise<FrameResult>;
+  /**
+   * The options to make the same reader in the stream's worker thread (bluesky-stream-thread.ts); absent when it
+   * cannot be made there (a verifier: its key cache and fetches stay in the serving thread).
+   */
+  readonly portable?: { maxFrameBytes: number };
 };
 
 export const MAX_FRAME_BYTES = 5_000_000;
@@ -132,7 +137,7 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
       .then((problem) => (problem ? skip('bad-signature', problem, seq, time) : result));
   };
 
-  return { read };
+  return verifier ? { read } : { read, portable: { maxFrameBytes: maxBytes } };
 }
 
 /** An oversized frame's sequence number, read without decoding its blocks (null when it has none in front). */

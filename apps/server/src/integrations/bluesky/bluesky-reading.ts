@@ -57,6 +57,7 @@ export function createBlueskyReading(options: {
     relayUrl: config.relayUrl,
     log,
     reader: createFrameReader(verifier ? { verifier } : {}),
+    ...(config.streamThread ? { thread: config.streamThread } : {}),
     gapFill,
     gapNote: gapFill
       ? 'posts written in between are searched for with the app account'

@@ -1,5 +1,6 @@
 import type { ProgrammeRules } from '@manaboard/contract';
 import type { PostMetrics } from '../../social/social-network';
+import type { Namer } from '../../social/stream-interest';
 import type { PostEvent, PostRef, StreamEvent } from '../../social/stream-source';
 import { matchesProgramme } from '../programme/programme.service';
 
@@ -73,7 +74,7 @@ function edgeBase(e: PostEvent, seenAt: number) {
 export function programmeNamer(
   rules: ProgrammeRules,
   officialIds: ReadonlySet<string>,
-): (post: PostEvent) => boolean {
+): Namer & { readonly terms: NamerTerms } {
   const hashtags = new Set(rules.hashtags.map((t) => t.replace(/^#/, '').toLowerCase()));
   // Every match in the text holds one of these (a keyword's first word, '#tag', '@handle'), lower-cased.
   const needles = [
@@ -91,10 +92,22 @@ export function programmeNamer(
     const lower = text.toLowerCase();
     return needles.some((n) => lower.includes(n)) && matchesProgramme(rules, text);
   };
-  return (p) =>
+  const names = (p: PostEvent) =>
     textNames(p.text) ||
     p.tags.some((t) => hashtags.has(t.replace(/^#/, '').toLowerCase())) ||
     p.mentions.some((id) => officialIds.has(id));
+  // Its terms, so the stream's worker thread builds the same namer (namerOf).
+  return Object.assign(names, { terms: { rules, officials: [...officialIds] } });
+}
+
+/** What programmeNamer is made of, as plain data. */
+export type NamerTerms = { rules: ProgrammeRules; officials: string[] };
+
+/** The namer of terms a programmeNamer carried (null: names nothing). */
+export function namerOf(terms: unknown): (post: PostEvent) => boolean {
+  if (terms === null) return () => false;
+  const { rules, officials } = terms as NamerTerms;
+  return programmeNamer(rules, new Set(officials));
 }
 
 /**

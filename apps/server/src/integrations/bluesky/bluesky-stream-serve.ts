@@ -1,0 +1,141 @@
+/**
+ * The stream's worker thread (issue 31; its entry is the composition root's src/bluesky-stream-worker.ts): the
+ * relay's socket, the frame queue, the frames' CBOR/CAR decoding, the interest's filter and the batching run here, so their garbage (some 3 KB a frame, most of it for frames that
+ * concern nobody) is collected in this thread's heap and never pauses the loop that serves requests. The serving
+ * thread (bluesky-stream-thread.ts) receives only the batches of kept events, and acknowledges each once stored.
+ *
+ * The thread holds a copy of the interest: the engine's changes arrive as messages. What `keep` lets through here
+ * (a post that names the programme is tracked from then on) is journaled by batch, so a snapshot the engine read
+ * before those batches were stored does not make the copy forget them (`through`).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { PostEvent } from '../../social/stream-events';
+import { StreamInterest, type PortableInterest } from '../../social/stream-interest';
+import { createFrameReader } from './bluesky-frames';
+import { readRelay } from './bluesky-relay';
+import type { FromWorker, Note, ToWorker, WorkerStart } from './bluesky-stream-protocol';
+import { postMadeAt } from './bluesky-tid';
+
+/**
+ * Serves the serving thread's messages on `port` until it says `close`. `namerOf` builds the programme's namer
+ * from the terms a namer carried (the engine's programmeNamer: this adapter does not import the engine).
+ */
+export function serveStreamThread(
+  port: MessagePort,
+  start: WorkerStart,
+  namerOf: (terms: unknown) => (post: PostEvent) => boolean,
+): void {
+  const post = (message: FromWorker) => port.postMessage(message);
+
+  const interest = new StreamInterest(Date.now, postMadeAt);
+  const reader = createFrameReader({ maxFrameBytes: start.maxFrameBytes });
+
+  /** What `keep` let through in each batch not acknowledged yet (by batch number), and in the one being read. */
+  type Segment = { tracked: string[]; people: string[] };
+  const journal = new Map<number, Segment>();
+  let open: Segment = { tracked: [], people: [] };
+  const journaling = (kind: 'tracked' | 'people', id: string) => void open[kind].push(id);
+
+  function load(plain: PortableInterest, replay: Segment[]): void {
+    interest.onKept = null;
+    interest.load({
+      tracked: plain.tracked,
+      people: plain.people,
+      officials: plain.officials,
+      names: Object.assign(namerOf(plain.terms), { terms: plain.terms }),
+    });
+    for (const s of replay) interest.add(s.tracked, s.people);
+    interest.onKept = journaling;
+  }
+  load(start.interest, []);
+
+  /** Batch numbers run on across reads; `acked` is the newest the serving thread stored. */
+  let next = 1;
+  let acked = 0;
+  let ackWaiter: (() => void) | null = null;
+  let current: { id: number; abort: AbortController; done: Promise<void> } | null = null;
+
+  const wakeAck = () => {
+    const waiter = ackWaiter;
+    ackWaiter = null;
+    waiter?.();
+  };
+
+  async function run(message: Extract<ToWorker, { type: 'read' }>, signal: AbortSignal): Promise<void> {
+    // Batches of an earlier read that were not stored will be read again: their journal is not needed.
+    journal.clear();
+    open = { tracked: [], people: [] };
+    acked = next - 1;
+    const notes: Note[] = [];
+    signal.addEventListener('abort', wakeAck, { once: true });
+    try {
+      const batches = readRelay(message.options, reader, message.cursor, interest, signal, {
+        skip: (reason, detail, seq) => notes.push({ type: 'skip', reason, detail, seq }),
+        info: (name, text) => notes.push({ type: 'info', name, message: text }),
+      });
+      for await (const batch of batches) {
+        const n = next++;
+        journal.set(n, open);
+        open = { tracked: [], people: [] };
+        post({ type: 'batch', id: message.id, n, batch, notes: notes.splice(0) });
+        // Backpressure: with `maxUnacked` batches not stored, the read waits (its frame queue fills, the socket is
+        // paused, and the relay holds the rest).
+        while (n - acked >= message.maxUnacked && !signal.aborted) {
+          await new Promise<void>((resolve) => (ackWaiter = resolve));
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      const e = error instanceof Error ? error : new Error(String(error));
+      post({
+        type: 'error',
+        id: message.id,
+        name: e.name,
+        message: e.message,
+        stack: e.stack,
+        notes: notes.splice(0),
+      });
+    }
+  }
+
+  async function stopCurrent(): Promise<void> {
+    const reading = current;
+    current = null;
+    if (!reading) return;
+    reading.abort.abort();
+    await reading.done;
+  }
+
+  port.on('message', (message: ToWorker) => {
+    switch (message.type) {
+      case 'read': {
+        const abort = new AbortController();
+        const previous = stopCurrent();
+        const reading = { id: message.id, abort, done: previous.then(() => run(message, abort.signal)) };
+        current = reading;
+        return;
+      }
+      case 'ack':
+        if (message.n > acked) acked = message.n;
+        for (const n of journal.keys()) if (n <= acked) journal.delete(n);
+        wakeAck();
+        return;
+      case 'stop':
+        if (current?.id === message.id) void stopCurrent();
+        return;
+      case 'close':
+        void stopCurrent().then(() => port.close());
+        return;
+      case 'load': {
+        const replay = [...journal].filter(([n]) => n > message.through).map(([, s]) => s);
+        load(message.interest, [...replay, open]);
+        return;
+      }
+      case 'add':
+        interest.onKept = null;
+        interest.add(message.tracked, message.people);
+        interest.onKept = journaling;
+        return;
+    }
+  });
+}
