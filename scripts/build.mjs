@@ -105,7 +105,7 @@ async function buildServer(outDir) {
     'make-pglite-template': path.join(src, 'db', 'make-pglite-template.ts'),
     // The Bluesky stream's worker thread (issue 31), loaded by its file name beside the chunk that starts it
     // (integrations/bluesky/bluesky-stream-thread.ts): the directory is flat, so it sits beside every chunk.
-    'bluesky-stream-worker': path.join(src, 'bluesky-stream-worker.ts'),
+    'bluesky-stream-worker': path.join(src, 'composition', 'bluesky-stream-worker.ts'),
   };
   await build({
     entryPoints,

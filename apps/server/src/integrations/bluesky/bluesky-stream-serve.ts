@@ -1,5 +1,5 @@
 /**
- * The stream's worker thread (issue 31; its entry is the composition root's src/bluesky-stream-worker.ts): the
+ * The stream's worker thread (issue 31; its entry is the composition root's src/composition/bluesky-stream-worker.ts): the
  * relay's socket, the frame queue, the frames' CBOR/CAR decoding, the interest's filter and the batching run here, so their garbage (some 3 KB a frame, most of it for frames that
  * concern nobody) is collected in this thread's heap and never pauses the loop that serves requests. The serving
  * thread (bluesky-stream-thread.ts) receives only the batches of kept events, and acknowledges each once stored.

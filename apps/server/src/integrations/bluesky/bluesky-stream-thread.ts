@@ -5,14 +5,14 @@ import { StalledConnectionError, type RelayReadOptions, type RelaySink } from '.
 import type { FromWorker, ToWorker, WorkerStart } from './bluesky-stream-protocol';
 
 /**
- * The worker thread's entry, src/bluesky-stream-worker.ts (a composition root: it hands this adapter the engine's
+ * The worker thread's entry, src/composition/bluesky-stream-worker.ts (a composition root: it hands this adapter the engine's
  * namer): built beside the server's bundle as bluesky-stream-worker.js (scripts/build.mjs; the bundle's directory is
  * flat); from the sources (tests, tsx) the .ts file, loaded through tsx.
  */
 function workerEntry(): { url: URL; execArgv: string[] } {
   const fromSources = import.meta.url.endsWith('.ts');
   return fromSources
-    ? { url: new URL('../../bluesky-stream-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
+    ? { url: new URL('../../composition/bluesky-stream-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
     : { url: new URL('./bluesky-stream-worker.js', import.meta.url), execArgv: [] };
 }
 
