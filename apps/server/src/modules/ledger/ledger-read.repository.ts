@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/schema';
 import type { LedgerWeek } from './ledger-week';
@@ -205,6 +206,32 @@ export async function weekPosts(
 
 export type ReferralRow = { author: string; referee: string; at: string; mana: number; rulesVersion: number };
 
+/** The server secret (server_secrets) the referee commitments are salted with. */
+export const REFEREE_SALT_SECRET = 'ledger-referee-salt';
+
+/**
+ * Creates the referee commitments' secret (32 random bytes) the first time a ledger is built; concurrent builders
+ * agree (the insert does nothing on conflict). Called before a build's read-only snapshot.
+ */
+export async function ensureRefereeSalt(db: Db): Promise<void> {
+  await db
+    .insertInto('server_secrets')
+    .values({ name: REFEREE_SALT_SECRET, value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+}
+
+/**
+ * A referral's salt, `hex(sha256(<secret> ␠ <referral id>))`, and its referee as the ledger writes it,
+ * `sha256:hex(sha256(<salt hex> ␠ <referee's network user id>))` (docs/ledger-format.md): the breakdown names a
+ * referee only to the member themself, so the public ledger carries a commitment, one per referee (a member is
+ * referred once), that the programme can open for one line (its salt and the referee) without opening any other.
+ */
+const lineSalt = sql<string>`encode(sha256(convert_to(
+  (select s.value from server_secrets s where s.name = ${REFEREE_SALT_SECRET}) || ' ' || r.id::text, 'UTF8')), 'hex')`;
+const refereeCommitment = sql<string>`'sha256:' || encode(sha256(convert_to(${lineSalt} || ' ' || ree.network_user_id,
+  'UTF8')), 'hex')`;
+
 /** The referrals these members made in the week that count. */
 export async function weekReferrals(
   db: Db,
@@ -213,7 +240,7 @@ export async function weekReferrals(
 ): Promise<ReferralRow[]> {
   if (authors.length === 0) return [];
   const { rows } = await sql<{ author: string; referee: string; at: string; mana: number; version: number }>`
-    select ref.network_user_id as author, ree.network_user_id as referee, ${isoTime(sql`r.created_at`)} as at,
+    select ref.network_user_id as author, ${refereeCommitment} as referee, ${isoTime(sql`r.created_at`)} as at,
       r.reward_mana as mana, ${versionAt(sql`r.created_at`)} as version
     from referrals r
       join accounts ref on ref.id = r.referrer_account_id

@@ -10,6 +10,8 @@ import { applyMetrics } from '../mana/posts.repository';
 import { weekKey } from '../mana/scoring';
 import { recomputeDirtyTotals } from '../mana/totals.service';
 import { activeRules } from '../programme/programme.service';
+import { createHash } from 'node:crypto';
+import { ensureRefereeSalt, REFEREE_SALT_SECRET } from './ledger-read.repository';
 import { inSnapshot } from './ledger-snapshot';
 import { ledgerText, type LedgerPlan } from './ledger-writer';
 
@@ -62,6 +64,7 @@ describe('the weekly ledger of random worlds', () => {
         for (const { db, kind } of databases) {
           await clearWorld(db);
           await insertLedgerWorld(db, world);
+          await ensureRefereeSalt(db);
           const text = await textOf(inSnapshot(db, kind, (d) => ledgerText(d, plan)));
           expect(await textOf(ledgerText(db, plan))).toBe(text);
           // Records a page of two at a time: the keyset path a post with thousands of records takes.
@@ -95,6 +98,8 @@ describe('the weekly ledger of random worlds', () => {
           for (const { db, kind } of databases) {
             await clearWorld(db);
             await insertLedgerWorld(db, world);
+            await ensureRefereeSalt(db);
+            await ensureRefereeSalt(db);
             // The stream counts more likes on open live posts: their rows move now, their Mana at the next
             // totals run (a queued per-post change, as the stream's and the refresh's metrics are).
             const open_ = await db
@@ -128,4 +133,48 @@ describe('the weekly ledger of random worlds', () => {
       { numRuns: testEnv.databaseUrl ? 8 : 15 },
     );
   }, 240_000);
+
+  it('names each referee by a salted commitment, not its network id, which the programme can open one line at a time', async () => {
+    const { db } = databases[0]!;
+    await clearWorld(db);
+    const world = fc.sample(ledgerWorld, { numRuns: 1, seed: 30 })[0]!;
+    world.members = [
+      {
+        linked: true,
+        linkedAtHour: 0,
+        disqualified: false,
+        posts: [],
+        referrals: [
+          { hour: 10, counts: true },
+          { hour: 20, counts: true },
+        ],
+        interactions: [],
+      },
+    ];
+    await insertLedgerWorld(db, world);
+    await ensureRefereeSalt(db);
+    const text = await textOf(ledgerText(db, plan));
+    checkLedger(text);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; referee?: string });
+    const referrals = lines.filter((l) => l.type === 'referral');
+    expect(referrals).toHaveLength(2);
+    const rows = await db
+      .selectFrom('referrals as r')
+      .innerJoin('accounts as ree', 'ree.id', 'r.referee_account_id')
+      .select(['r.id', 'ree.network_user_id'])
+      .execute();
+    const secret = await db
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', REFEREE_SALT_SECRET)
+      .executeTakeFirstOrThrow();
+    const hex = (s: string) => createHash('sha256').update(s).digest('hex');
+    // Opening a line: its salt (from the secret and the referral) and the referee give its commitment.
+    const opened = rows.map((r) => `sha256:${hex(`${hex(`${secret.value} ${r.id}`)} ${r.network_user_id}`)}`);
+    expect(referrals.map((l) => l.referee).sort()).toEqual(opened.sort());
+    for (const r of rows) expect(text).not.toContain(r.network_user_id);
+  });
 });
