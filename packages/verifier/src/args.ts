@@ -4,6 +4,7 @@ import type { VerifyOptions } from './verify';
 
 export const USAGE = `usage: npm run verify -- <origin> [--week 2026-W48] [--edition N] [--member <handle|did>]
                          [--sample 0.05] [--concurrency 8] [--plc https://plc.directory] [--timeout 15] [--json]
+                         [--handle-resolver <PDS or AppView URL>] [--official-domain bsky.social]
 
 Checks a Manaboard week from its public URLs: the ledger's hash and the official account's signed post of it,
 every record (or a random sample) on its author's server with the repository's proof, and every member's Mana
@@ -25,6 +26,8 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
       sample: { type: 'string' },
       concurrency: { type: 'string' },
       plc: { type: 'string' },
+      'handle-resolver': { type: 'string' },
+      'official-domain': { type: 'string' },
       timeout: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -54,6 +57,13 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
   if (values.concurrency !== undefined)
     options.concurrency = whole(values.concurrency, '--concurrency', 1, 256);
   if (values.plc !== undefined) options.plcUrl = httpUrl(values.plc, '--plc');
+  if (values['handle-resolver'] !== undefined)
+    options.handleResolver = httpUrl(values['handle-resolver'], '--handle-resolver');
+  if (values['official-domain'] !== undefined) {
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(values['official-domain']))
+      throw new Error('--official-domain must be a domain such as bsky.social');
+    options.officialDomain = values['official-domain'].toLowerCase();
+  }
   if (values.timeout !== undefined)
     options.http = { timeoutMs: whole(values.timeout, '--timeout', 1, 600) * 1000 };
   return { help: false, json: values.json, options };

@@ -1,10 +1,36 @@
-import { getPublicKeyFromDidController, type FoundPublicKey } from '@atcute/crypto';
+import { getPublicKeyFromDidController, parseDidKey, type FoundPublicKey } from '@atcute/crypto';
 import * as z from 'zod/mini';
 import { FetchError } from './fetch-error';
 import type { Http } from './http';
+import { revTime } from './proof';
 
-/** What the verifier needs of an account: where its repository is served, and the key its commits are signed with. */
-export type Identity = { did: string; pds: string; key: FoundPublicKey; handle: string | null };
+/**
+ * What the verifier needs of an account: where its repository is served, the key its commits are signed with now,
+ * the handle its DID document claims (only a claim until the handle resolves back to the DID: handle.ts), and the
+ * key that was in force at a revision (`keyAt`, for a commit signed before the account rotated its key; did:plc
+ * only, from the directory's audit log; null when no other key is known).
+ */
+export type Identity = {
+  did: string;
+  pds: string;
+  key: FoundPublicKey;
+  handle: string | null;
+  keyAt: (rev: string) => Promise<FoundPublicKey | null>;
+};
+
+/** One entry of a did:plc audit log (`GET <plc>/<did>/log/audit`): an operation and when the directory took it. */
+const auditSchema = z.array(
+  z.object({
+    createdAt: z.string(),
+    nullified: z.optional(z.boolean()),
+    operation: z.object({
+      type: z.string(),
+      signingKey: z.optional(z.string()),
+      verificationMethods: z.optional(z.record(z.string(), z.string())),
+    }),
+  }),
+);
+type KeyPeriod = { from: number; key: FoundPublicKey | null };
 
 /** An account whose DID document could not be read or used; `gone` when the directory says it does not exist. */
 export class IdentityError extends Error {
@@ -33,6 +59,7 @@ type DidDocument = z.infer<typeof didDocumentSchema>;
  */
 export class Identities {
   private readonly cache = new Map<string, Promise<Identity>>();
+  private readonly histories = new Map<string, Promise<KeyPeriod[] | null>>();
 
   constructor(
     private readonly http: Http,
@@ -67,7 +94,57 @@ export class Identities {
     }
     const parsed = didDocumentSchema.safeParse(json);
     if (!parsed.success) throw new IdentityError(`the DID document of ${did} is not a DID document`);
-    return identityOf(did, parsed.data);
+    return { ...identityOf(did, parsed.data), keyAt: (rev) => this.keyAt(did, rev) };
+  }
+
+  /**
+   * The #atproto key a did:plc account had at the time a revision names (a TID: when the commit was made), from
+   * the PLC directory's audit log: the newest operation not nullified that the directory took at or before then.
+   * Null for a did:web (its document has only its current key), a revision that is not a TID, a time before the
+   * account existed, or a log that cannot be read. The directory is trusted for the log as for the document.
+   */
+  async keyAt(did: string, rev: string): Promise<FoundPublicKey | null> {
+    if (!did.startsWith('did:plc:')) return null;
+    const at = revTime(rev);
+    if (at === null) return null;
+    let history = this.histories.get(did);
+    if (!history) this.histories.set(did, (history = this.loadHistory(did)));
+    const periods = await history;
+    if (!periods) return null;
+    let found: KeyPeriod | null = null;
+    for (const period of periods) if (period.from <= Date.parse(at)) found = period;
+    return found?.key ?? null;
+  }
+
+  private async loadHistory(did: string): Promise<KeyPeriod[] | null> {
+    try {
+      const url = new URL(`/${encodeURIComponent(did)}/log/audit`, this.plcUrl).href;
+      const body = (await this.http.get(url, { accept: 'application/json', maxBytes: 4_000_000 })).body;
+      const parsed = auditSchema.safeParse(JSON.parse(Buffer.from(body).toString('utf8')));
+      if (!parsed.success) return null;
+      return parsed.data
+        .filter((entry) => !entry.nullified)
+        .map((entry) => ({ from: Date.parse(entry.createdAt), key: keyOfOperation(entry.operation) }))
+        .filter((period) => !Number.isNaN(period.from))
+        .sort((a, b) => a.from - b.from);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The signing key an operation sets: `verificationMethods.atproto`, or a legacy create's `signingKey`. */
+function keyOfOperation(operation: {
+  type: string;
+  signingKey?: string;
+  verificationMethods?: Record<string, string>;
+}) {
+  const didKey = operation.type === 'create' ? operation.signingKey : operation.verificationMethods?.atproto;
+  if (!didKey) return null;
+  try {
+    return compressed(parseDidKey(didKey));
+  } catch {
+    return null;
   }
 }
 
@@ -83,7 +160,7 @@ function documentUrl(did: string, plcUrl: string): string {
 }
 
 /** The PDS endpoint and #atproto key of a document, checked. */
-export function identityOf(did: string, doc: DidDocument): Identity {
+export function identityOf(did: string, doc: DidDocument): Omit<Identity, 'keyAt'> {
   if (doc.id !== did) throw new IdentityError(`the DID document of ${did} is for ${doc.id}`);
   const method = doc.verificationMethod?.find((m) => m.id === '#atproto' || m.id === `${did}#atproto`);
   if (!method?.publicKeyMultibase)

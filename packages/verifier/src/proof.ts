@@ -50,6 +50,8 @@ export async function verifyRecordProof(options: {
   collection: string;
   rkey: string;
   key: FoundPublicKey;
+  /** The key in force at a revision, asked only when the current key does not hold (Identity.keyAt). */
+  keyAt?: (rev: string) => Promise<FoundPublicKey | null>;
 }): Promise<ProvenRecord> {
   const blocks = new Map<string, Uint8Array<ArrayBuffer>>();
   let root: string;
@@ -79,7 +81,15 @@ export async function verifyRecordProof(options: {
   if (commit.did !== options.did)
     throw new ProofError(`the proof's commit is of ${commit.did}, not ${options.did}`);
   if (!(await signedBy(root, commit, options.key))) {
-    throw new ProofError("the commit's signature does not hold with the account's #atproto key");
+    // Signed before the account rotated its key: the key in force when it was signed (its rev's time) may hold.
+    const earlier = await options.keyAt?.(commit.rev);
+    if (!earlier || !(await signedBy(root, commit, earlier))) {
+      throw new ProofError(
+        options.keyAt
+          ? `the commit's signature holds neither with the account's #atproto key nor with the key in force at ${revTime(commit.rev) ?? commit.rev}`
+          : "the commit's signature does not hold with the account's #atproto key",
+      );
+    }
   }
 
   const path = `${options.collection}/${options.rkey}`;

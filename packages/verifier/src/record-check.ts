@@ -81,7 +81,7 @@ async function fetchProof(http: Http, identity: Identity, address: RecordAddress
     return { unreachable: (error as Error).message };
   }
   try {
-    return { proven: await verifyRecordProof({ car, ...address, key: identity.key }) };
+    return { proven: await verifyRecordProof({ car, ...address, key: identity.key, keyAt: identity.keyAt }) };
   } catch (error) {
     if (error instanceof ProofError)
       return { unreachable: `${identity.pds} gave a proof that does not hold: ${error.message}` };
@@ -139,7 +139,7 @@ async function absent(
     return { status: 'missing', detail: `${why}; no key left to check the operator's proof with` };
   let proven: ProvenRecord;
   try {
-    proven = await verifyRecordProof({ car: kept.car, ...address, key: identity.key });
+    proven = await verifyRecordProof({ car: kept.car, ...address, key: identity.key, keyAt: identity.keyAt });
   } catch (error) {
     return {
       status: 'missing',

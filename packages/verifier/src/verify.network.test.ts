@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordRef } from '@atproto/dev-env';
-import { atprotoNetworkSkipReason } from '../../../apps/server/src/test/atproto-network';
+import { Secp256k1Keypair } from '@atproto/crypto';
+import { atprotoNetworkSkipReason, updatePlcDocument } from '../../../apps/server/src/test/atproto-network';
 import { freePort } from '../../../apps/server/src/test/free-port';
 import { runScript } from '../../../apps/server/src/test/cli-process';
 import type { LedgerLine } from '@manaboard/contract/ledger';
@@ -20,6 +21,9 @@ describe.skipIf(reason)('verifying a week against a real local AT Protocol netwo
     verifyLedger({
       origin: w.origin.url,
       plcUrl: w.net.plcUrl,
+      // The local network's handles (*.test) are in no DNS: its PDS resolves them.
+      handleResolver: w.net.pdsUrl,
+      officialDomain: 'test',
       http: { timeoutMs: 5_000, retries: 1 },
       ...options,
     });
@@ -250,7 +254,21 @@ describe.skipIf(reason)('verifying a week against a real local AT Protocol netwo
   it('runs as a command: the report on stdout with a sample and its confidence, exit 0; a bad flag, exit 2', async () => {
     await w.serve(encodeLedger(lines()));
     const cli = new URL('./cli.ts', import.meta.url).pathname;
-    const ran = await runScript(cli, [w.origin.url, '--plc', w.net.plcUrl, '--sample', '0.5'], process.env);
+    const ran = await runScript(
+      cli,
+      [
+        w.origin.url,
+        '--plc',
+        w.net.plcUrl,
+        '--handle-resolver',
+        w.net.pdsUrl,
+        '--official-domain',
+        'test',
+        '--sample',
+        '0.5',
+      ],
+      process.env,
+    );
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^records\s+\d+ sampled of 6 checked: \d+ ok, 0 missing/m);
     expect(ran.stdout).toContain('with 50.00 % sampled and no fault found, at most 4 of the 6 records');
@@ -263,5 +281,55 @@ describe.skipIf(reason)('verifying a week against a real local AT Protocol netwo
     expect(bad.stderr).toMatch(/^--sample must be a share above 0 and at most 1/);
     const week = await runScript(cli, [w.origin.url, '--week', '2026-W01'], process.env);
     expect(week).toMatchObject({ code: 2, stderr: 'the index lists no ledger for 2026-W01\n' });
+  });
+
+  it('fails a publication whose DID document claims the official handle that resolves to another account', async () => {
+    // Eve's document (through a directory in front of the real one) claims @manahq.test; the hash is posted from
+    // Eve's repository. The handle itself, resolved on its own, names manahq's DID.
+    const plc = await startPlcProxy(
+      w.net.plcUrl,
+      new Map([
+        [w.did.eve!, (doc: Record<string, unknown>) => ({ ...doc, alsoKnownAs: ['at://manahq.test'] })],
+      ]),
+    );
+    try {
+      await w.serve(encodeLedger(lines()), { by: 'eve' });
+      const report = await run({ plcUrl: plc.url });
+      expect(report.publication).toMatchObject({
+        status: 'failed',
+        detail: `@manahq.test resolves to ${w.did.manahq} (${w.net.pdsUrl.replace(/\/$/, '')} (com.atproto.identity.resolveHandle)), not to ${w.did.eve}, whose repository holds the post: its DID document claims a handle that is not its own`,
+      });
+      expect(report.exitCode).toBe(1);
+      // Without a claim at all: not the official account either.
+      await w.serve(encodeLedger(lines()), { by: 'carol' });
+      const carol = await run();
+      expect(carol.publication).toMatchObject({
+        status: 'failed',
+        detail: "the post is by @carol.test, which the rules' official handles (@manahq.test) do not name",
+      });
+    } finally {
+      await plc.close();
+    }
+  });
+
+  // Last: the official account and a member rotate their signing keys, which the later commits of this network's
+  // PDS (still holding the old keys) would not match.
+  it('verifies a week published before the official account rotated its signing key, with the key then in force', async () => {
+    await w.serve(encodeLedger(lines()));
+    for (const name of ['manahq', 'alice']) {
+      const next = await Secp256k1Keypair.create();
+      await updatePlcDocument(w.net, w.did[name]!, (op) => ({
+        ...op,
+        verificationMethods: { ...op.verificationMethods, atproto: next.did() },
+      }));
+    }
+    const doc = (await (await fetch(`${w.net.plcUrl}/${w.did.manahq}`)).json()) as {
+      verificationMethod: Array<{ publicKeyMultibase: string }>;
+    };
+    expect(doc.verificationMethod).toHaveLength(1);
+    const report = await run();
+    expect(renderReport(report)).toContain('CONSISTENT (exit 0)');
+    expect(report.publication).toMatchObject({ status: 'verified', handle: 'manahq.test', warnings: [] });
+    expect(records(report)).toEqual({ ok: 6, missing: 0, changed: 0, 'deleted since': 0, unreachable: 0 });
   });
 });

@@ -6,6 +6,7 @@ import { LedgerCheck } from './ledger-check';
 import { ChoiceError, chooseLedger, readIndex } from './ledger-index';
 import { Findings, type FindingKind } from './findings';
 import { Http, type HttpOptions } from './http';
+import { Handles } from './handle';
 import { Identities } from './identity';
 import { keptProofs } from './kept-proofs';
 import { Progress } from './progress';
@@ -25,6 +26,13 @@ export type VerifyOptions = {
   sample?: number;
   concurrency?: number;
   plcUrl?: string;
+  /**
+   * A server whose com.atproto.identity.resolveHandle resolves the official handle (a PDS or AppView), instead of
+   * DNS and https://<handle>/.well-known/atproto-did: for a network whose handles are in no public DNS (tests).
+   */
+  handleResolver?: string;
+  /** The domain of a bare official name in the rules (`manahq` → `manahq.bsky.social`); default bsky.social. */
+  officialDomain?: string;
   /** Where progress goes (stderr in the command); null for none. */
   progress?: NodeJS.WriteStream | null;
   http?: Partial<HttpOptions>;
@@ -44,6 +52,7 @@ export async function verifyLedger(options: VerifyOptions): Promise<Report> {
   const origin = new URL(options.origin).origin;
   const http = new Http(options.http);
   const identities = new Identities(http, options.plcUrl ?? 'https://plc.directory');
+  const handles = new Handles(http, options.handleResolver ?? null);
   const findings = new Findings();
   const base: Omit<Report, 'result' | 'exitCode'> = {
     origin,
@@ -109,10 +118,11 @@ export async function verifyLedger(options: VerifyOptions): Promise<Report> {
     if (choice.edition && choice.state === 'closed') {
       const published = choice.edition.published;
       base.publication = published
-        ? await checkPublication({ http, identities }, published, {
+        ? await checkPublication({ http, identities, handles }, published, {
             sha256: download.sha256,
             url: new URL(choice.edition.url, origin).href,
             officialHandles: summary.header?.rules.at(-1)?.rules.officialHandles ?? [],
+            officialDomain: options.officialDomain ?? 'bsky.social',
           })
         : { status: 'unpublished', detail: 'not published yet: the index names no post for this edition' };
     }

@@ -258,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     network: config.socialNetwork,
     now: clock.now,
     publicOrigin: config.publicOrigin,
+    sendWaitMs: config.ledgerSendWaitMs,
   });
   await app.register(publicConfigRoutes, {
     socialNetwork: linking.network.name,

@@ -61,6 +61,8 @@ export type Config = {
   metrics: MetricsConfig;
   /** How long the worker leader may go without finishing a job before /readyz fails (0: not checked). */
   readyWorkerMaxAgeMs: number;
+  /** How long in all an open week's ledger may wait on its client to take bytes before it is cut off. */
+  ledgerSendWaitMs: number;
   stream: StreamConfig;
   admin: AdminConfig;
 };

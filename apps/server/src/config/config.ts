@@ -97,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     brandingFile: path.resolve(repoRoot, e.BRANDING_FILE),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     readyWorkerMaxAgeMs: e.READY_WORKER_MAX_AGE_SECONDS * 1000,
+    ledgerSendWaitMs: e.LEDGER_SEND_WAIT_SECONDS * 1000,
     stream: streamConfig(e),
     programme: programmeConfig(e),
     pgliteMemory: pgliteMemory(e),

@@ -56,6 +56,7 @@ export const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   READY_WORKER_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(600),
+  LEDGER_SEND_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ...streamEnvShape,
   ...programmeEnvShape,
   ...memoryEnvShape,

@@ -129,3 +129,32 @@ export async function recountPostAggregates(
     await indexing.records.post.options.updateAggregates(db, { post: { replyParent: uri, creator } });
   }
 }
+
+/**
+ * Changes an account's DID document in the local PLC directory with a real, signed operation (@did-plc/lib), as
+ * the account's PDS would: signed with the PDS's rotation key, which dev-env's accounts list. `change` gets the
+ * document's current operation and returns the new one's fields (e.g. another #atproto signing key: a key rotation).
+ */
+export async function updatePlcDocument(
+  net: LocalAtprotoNetwork,
+  did: string,
+  change: (op: PlcOperationFields) => PlcOperationFields,
+): Promise<void> {
+  const plc = await import('@did-plc/lib');
+  const client = new plc.Client(net.plcUrl);
+  const last = await client.getLastOp(did);
+  if (last.type === 'plc_tombstone') throw new Error(`${did} is a tombstone`);
+  const op = await plc.createUpdateOp(last, net.network.pds.ctx.plcRotationKey, (normalized) => {
+    const { prev: _prev, ...fields } = normalized;
+    return change(fields);
+  });
+  await client.sendOperation(did, op);
+}
+
+export type PlcOperationFields = {
+  type: 'plc_operation';
+  rotationKeys: string[];
+  verificationMethods: Record<string, string>;
+  alsoKnownAs: string[];
+  services: Record<string, { type: string; endpoint: string }>;
+};

@@ -63,16 +63,19 @@ export async function startVerifierWorld() {
   }
 
   /**
-   * Serves a ledger and has the official account publish its hash (or `publishedText`'s, to publish another):
+   * Serves a ledger and has the official account (or `by`) publish its hash (or `publish`'s, to publish another):
    * the index names the post's AT URI and CID.
    */
-  async function serve(text: string, options: { publish?: string | false; indexSha?: string } = {}) {
+  async function serve(
+    text: string,
+    options: { publish?: string | false; indexSha?: string; by?: string } = {},
+  ) {
     const sha = (bytes: string) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
     const url = `${origin.url}${LEDGER_PATH}`;
     let published = null;
     if (options.publish !== false) {
       const made = await sc.post(
-        did.manahq!,
+        did[options.by ?? 'manahq']!,
         `Week 48 of 2026: the board's ledger. Ledger: ${url} ${sha(options.publish ?? text)}`,
       );
       published = { uri: made.ref.uriStr, cid: made.ref.cidStr, at: '2026-12-09T00:00:00.000Z' };

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { AtpAgent } from '@atproto/api';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,22 @@ import { BlueskyLedgerPublisher } from './bluesky-ledger-publisher';
 import { POST_COLLECTION } from './bluesky-ids';
 
 const skip = atprotoNetworkSkipReason();
+
+/** A PDS that accepts connections and never answers. */
+async function startSilentPds() {
+  const sockets = new Set<Socket>();
+  const server = http.createServer(() => undefined);
+  server.on('connection', (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 const ORIGIN = 'https://board.example.org';
 const log = pino({ level: 'silent' });
 
@@ -229,5 +247,43 @@ describe.skipIf(skip !== null)(
       expect(after.publish_error).toMatch(/could not sign in/);
       expect(after.publish_error).not.toContain('not-the-password');
     }, 120_000);
+
+    it('gives up on a PDS that never answers after its time-out, and records which call did not answer', async () => {
+      const db = database.db;
+      await db
+        .updateTable('ledgers')
+        .set({ published_uri: null, published_cid: null, published_at: null, publish_next_at: null })
+        .where('week', '=', '2026-W40')
+        .execute();
+      const silent = await startSilentPds();
+      try {
+        const started = Date.now();
+        const outcome = await publishDue(db, {
+          publisher: new BlueskyLedgerPublisher({
+            account: { handle: 'manahq.test', password: new Sealed('manahq-password'), service: silent.url },
+            officialHandleDomain: 'test',
+            timeoutMs: 500,
+          }),
+          publicOrigin: ORIGIN,
+          now: new Date(),
+          log,
+        });
+        // One attempt per due edition, each cut off at its first call.
+        expect(outcome.published).toBe(0);
+        expect(outcome.failed).toBeGreaterThanOrEqual(1);
+        expect(Date.now() - started).toBeLessThan(500 * outcome.failed + 5_000);
+        const row = await db
+          .selectFrom('ledgers')
+          .selectAll()
+          .where('week', '=', '2026-W40')
+          .executeTakeFirstOrThrow();
+        expect(row.publish_error).toBe(
+          `the PDS ${silent.url} did not answer com.atproto.server.createSession within 0.5 s`,
+        );
+        expect(row.publish_next_at).not.toBeNull();
+      } finally {
+        await silent.close();
+      }
+    }, 60_000);
   },
 );

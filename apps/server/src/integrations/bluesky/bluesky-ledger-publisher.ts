@@ -9,10 +9,28 @@ import {
 import { POST_COLLECTION, postUrl } from './bluesky-ids';
 import { fullOfficialHandle, OFFICIAL_HANDLE_DOMAIN } from './bluesky-reading';
 
+/** A call to the account's PDS that did not answer in time; its message says which call and how long. */
+export class PublishTimeoutError extends Error {
+  override readonly name = 'PublishTimeoutError';
+}
+
+/** The agent wraps what its fetch throws (XRPCError, cause kept): a time-out is rethrown as itself. */
+function rethrowTimeout(error: unknown): void {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof PublishTimeoutError) throw e;
+}
+
 /** Bluesky's limit on a post's text, in graphemes. */
 export const POST_GRAPHEMES = 300;
 /** Pages of the account's own posts read to find an earlier attempt (100 each, newest first). */
 const SCAN_PAGES = 5;
+/**
+ * How long one call to the account's PDS may take, answer read in full (sign-in, each page of its posts, the
+ * post): past it the call is cut off and the attempt fails with a line saying which call did not answer, and the
+ * close job retries later (ledger-publish.service's backoff), so a PDS that accepts and never answers cannot hold
+ * the worker's ledger job.
+ */
+export const PUBLISH_CALL_TIMEOUT_MS = 20_000;
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
@@ -21,7 +39,8 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
  * revealed only to the sign-in call): signs in on the account's PDS (com.atproto.server.createSession), checks that
  * the account is the rules' first official account, looks through its recent posts for one that already carries
  * the hash (an attempt whose answer was lost), and otherwise writes an app.bsky.feed.post with a link facet on the
- * ledger's URL (com.atproto.repo.createRecord) in the account's own repository, signed by its key.
+ * ledger's URL (com.atproto.repo.createRecord) in the account's own repository, signed by its key. Each call has
+ * `timeoutMs` (PUBLISH_CALL_TIMEOUT_MS) to answer in full.
  */
 export class BlueskyLedgerPublisher implements LedgerPublishing {
   constructor(
@@ -32,8 +51,38 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
       /** Where posts are seen on the web (BlueskyConfig.postUrlBase: https://bsky.app). */
       postUrlBase?: string;
       fetch?: typeof globalThis.fetch;
+      /** Per call to the PDS (PUBLISH_CALL_TIMEOUT_MS by default). */
+      timeoutMs?: number;
     },
   ) {}
+
+  /** The fetch the agent uses: each call cut off after `timeoutMs`, with an error that names the call. */
+  private timedFetch(): typeof globalThis.fetch {
+    const base = this.options.fetch ?? globalThis.fetch;
+    const ms = this.options.timeoutMs ?? PUBLISH_CALL_TIMEOUT_MS;
+    return async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const timer = AbortSignal.timeout(ms);
+      const signal = init?.signal ? AbortSignal.any([init.signal, timer]) : timer;
+      const timedOut = () =>
+        new PublishTimeoutError(
+          `the PDS ${url.origin} did not answer ${url.pathname.replace(/^\/xrpc\//, '')} within ${ms / 1000} s`,
+        );
+      try {
+        const response = await base(input, { ...init, signal });
+        // The body is read under the same deadline: a server that sends headers and then stalls is cut off too.
+        const body = await response.arrayBuffer();
+        return new Response(body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
+      } catch (error) {
+        if (timer.aborted) throw timedOut();
+        throw error;
+      }
+    };
+  }
 
   async publishLedger(publication: LedgerPublication): Promise<PublishedPost> {
     const length = [...graphemes.segment(publication.text)].length;
@@ -42,13 +91,11 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
         `the text is ${length} graphemes; a Bluesky post holds ${POST_GRAPHEMES} (a shorter PUBLIC_ORIGIN helps)`,
       );
     const { account } = this.options;
-    const agent = new AtpAgent({
-      service: account.service,
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-    });
+    const agent = new AtpAgent({ service: account.service, fetch: this.timedFetch() });
     try {
       await agent.login({ identifier: account.handle, password: account.password.reveal() });
     } catch (error) {
+      rethrowTimeout(error);
       const status = (error as { status?: number }).status ?? 0;
       if (status === 401 || status === 400)
         throw new PublicationRefusedError(
@@ -66,6 +113,19 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
       throw new PublicationRefusedError(
         `the app account is @${session.handle}, not the programme's first official account @${official}`,
       );
+    try {
+      return await this.publishAs(agent, session, publication);
+    } catch (error) {
+      rethrowTimeout(error);
+      throw error;
+    }
+  }
+
+  private async publishAs(
+    agent: AtpAgent,
+    session: { did: string; handle: string },
+    publication: LedgerPublication,
+  ): Promise<PublishedPost> {
     const url = (uri: string) => postUrl(this.options.postUrlBase ?? 'https://bsky.app', session.handle, uri);
     const earlier = await this.findEarlier(agent, session.did, publication.marker);
     if (earlier) return { ...earlier, url: url(earlier.uri) };

@@ -79,6 +79,9 @@ describe.skipIf(reason).each(testDatabaseKinds())(
       verifyLedger({
         origin,
         plcUrl: w.net.plcUrl,
+        // The local network's handles (*.test) are in no DNS: its PDS resolves the official one.
+        handleResolver: w.net.pdsUrl,
+        officialDomain: 'test',
         week,
         progress: null,
         http: { timeoutMs: 10_000, retries: 1 },

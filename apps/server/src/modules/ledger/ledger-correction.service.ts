@@ -6,6 +6,7 @@ import * as store from './ledger-store.repository';
 import { storeEdition, storedBytes, type StoredEdition } from './ledger-store.service';
 import { summarize, type LedgerSummary } from './ledger-summary';
 import { ledgerWeek } from './ledger-week';
+import { ensureRefereeSalt } from './ledger-read.repository';
 import { ledgerText, type LedgerPlan } from './ledger-writer';
 
 /** Members listed at most in a check (the counts say how many changed in all). */
@@ -76,6 +77,7 @@ export async function checkWeek(context: LedgerContext, week: string): Promise<W
   };
   const key = { week, edition: stored.edition };
   const before = await summarize(storedBytes(context.db, key));
+  await ensureRefereeSalt(context.db);
   const after = await summarize(inSnapshot(context.db, context.kind, (db) => ledgerText(db, plan)));
   const members = memberChanges(before, after);
   return {

@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema';
 import type { AuditEntry } from '../audit/audit.repository';
 import { inSnapshot } from './ledger-snapshot';
 import * as store from './ledger-store.repository';
+import { ensureRefereeSalt } from './ledger-read.repository';
 import { ledgerText, type LedgerPlan } from './ledger-writer';
 
 /** Compressed bytes per stored piece (about 9 MB of text). */
@@ -65,6 +66,7 @@ export async function storeEdition(
     now: meta.now,
   });
   if (!started) throw new EditionBusyError(`ledger ${key.week} edition ${key.edition} exists already`);
+  await ensureRefereeSalt(db);
   try {
     const hash = createHash('sha256');
     const compressor = createGzip({ level: GZIP_LEVEL });

@@ -6,7 +6,12 @@ import type { Db } from '../../db/schema';
 import { checkLedger } from '../../test/ledger-check';
 import { insertLedgerWorld, ledgerWorld, WORLD_WEEK } from '../../test/ledger-world';
 import { openTestDatabase } from '../../test/test-database';
+import { applyMetrics } from '../mana/posts.repository';
 import { weekKey } from '../mana/scoring';
+import { recomputeDirtyTotals } from '../mana/totals.service';
+import { activeRules } from '../programme/programme.service';
+import { createHash } from 'node:crypto';
+import { ensureRefereeSalt, REFEREE_SALT_SECRET } from './ledger-read.repository';
 import { inSnapshot } from './ledger-snapshot';
 import { ledgerText, type LedgerPlan } from './ledger-writer';
 
@@ -47,7 +52,7 @@ describe('the weekly ledger of random worlds', () => {
   beforeAll(async () => {
     databases = [await openTestDatabase('pglite')];
     if (testEnv.databaseUrl) databases.push(await openTestDatabase('postgres'));
-  });
+  }, 60_000);
   afterAll(async () => {
     for (const d of databases) await d.close();
   });
@@ -59,6 +64,7 @@ describe('the weekly ledger of random worlds', () => {
         for (const { db, kind } of databases) {
           await clearWorld(db);
           await insertLedgerWorld(db, world);
+          await ensureRefereeSalt(db);
           const text = await textOf(inSnapshot(db, kind, (d) => ledgerText(d, plan)));
           expect(await textOf(ledgerText(db, plan))).toBe(text);
           // Records a page of two at a time: the keyset path a post with thousands of records takes.
@@ -81,4 +87,94 @@ describe('the weekly ledger of random worlds', () => {
       { numRuns: testEnv.databaseUrl ? 12 : 20 },
     );
   }, 240_000);
+
+  it("the open week's post lines follow the counts it lists as it is built, not the last totals run: the same document before and after that run, and the board's after it", async () => {
+    const open: LedgerPlan = { ...plan, state: 'open', closedAt: null };
+    await fc.assert(
+      fc.asyncProperty(
+        ledgerWorld,
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 6 }),
+        async (world, more) => {
+          for (const { db, kind } of databases) {
+            await clearWorld(db);
+            await insertLedgerWorld(db, world);
+            await ensureRefereeSalt(db);
+            await ensureRefereeSalt(db);
+            // The stream counts more likes on open live posts: their rows move now, their Mana at the next
+            // totals run (a queued per-post change, as the stream's and the refresh's metrics are).
+            const open_ = await db
+              .selectFrom('posts')
+              .select(['id', 'likes', 'replies', 'reposts', 'quotes'])
+              .where('final', '=', false)
+              .where('status', '=', 'live')
+              .orderBy('id')
+              .execute();
+            const moved = open_.slice(0, more.length).map((p, i) => ({
+              ...p,
+              likes: p.likes + (more[i] ?? 1),
+              final: false,
+            }));
+            expect(await applyMetrics(db, moved, WORLD_WEEK.to)).toEqual([]);
+            const before = await textOf(inSnapshot(db, kind, (d) => ledgerText(d, open)));
+            const checked = checkLedger(before);
+            await recomputeDirtyTotals(db, await activeRules(db), new Date(WORLD_WEEK.to.getTime() + 60_000));
+            expect(await textOf(inSnapshot(db, kind, (d) => ledgerText(d, open)))).toBe(before);
+            const board = await db
+              .selectFrom('mana_totals')
+              .select(['author_id', 'mana'])
+              .where('period', '=', weekKey(WORLD_WEEK.from))
+              .execute();
+            expect(new Map([...checked.members].map(([author, m]) => [author, m.mana]))).toEqual(
+              new Map(board.map((r) => [r.author_id, r.mana])),
+            );
+          }
+        },
+      ),
+      { numRuns: testEnv.databaseUrl ? 8 : 15 },
+    );
+  }, 240_000);
+
+  it('names each referee by a salted commitment, not its network id, which the programme can open one line at a time', async () => {
+    const { db } = databases[0]!;
+    await clearWorld(db);
+    const world = fc.sample(ledgerWorld, { numRuns: 1, seed: 30 })[0]!;
+    world.members = [
+      {
+        linked: true,
+        linkedAtHour: 0,
+        disqualified: false,
+        posts: [],
+        referrals: [
+          { hour: 10, counts: true },
+          { hour: 20, counts: true },
+        ],
+        interactions: [],
+      },
+    ];
+    await insertLedgerWorld(db, world);
+    await ensureRefereeSalt(db);
+    const text = await textOf(ledgerText(db, plan));
+    checkLedger(text);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; referee?: string });
+    const referrals = lines.filter((l) => l.type === 'referral');
+    expect(referrals).toHaveLength(2);
+    const rows = await db
+      .selectFrom('referrals as r')
+      .innerJoin('accounts as ree', 'ree.id', 'r.referee_account_id')
+      .select(['r.id', 'ree.network_user_id'])
+      .execute();
+    const secret = await db
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', REFEREE_SALT_SECRET)
+      .executeTakeFirstOrThrow();
+    const hex = (s: string) => createHash('sha256').update(s).digest('hex');
+    // Opening a line: its salt (from the secret and the referral) and the referee give its commitment.
+    const opened = rows.map((r) => `sha256:${hex(`${hex(`${secret.value} ${r.id}`)} ${r.network_user_id}`)}`);
+    expect(referrals.map((l) => l.referee).sort()).toEqual(opened.sort());
+    for (const r of rows) expect(text).not.toContain(r.network_user_id);
+  });
 });

@@ -54,24 +54,34 @@ function checkCounts(post: string, expected: Counts, seen: Counts): void {
       throw new LedgerMovedError(`the ${kind} records of ${post} changed while the ledger was read`);
 }
 
+/** The rules in force, as the open week's post lines are scored with them (ledger-read's postLines). */
+function scoringRules(versions: ReadonlyArray<{ version: number; rules: unknown }>, active: number) {
+  const stored = versions.find((v) => v.version === active);
+  if (!stored) throw new Error(`the rules version in force (${active}) is not stored`);
+  const { weights, linkedMultiplier, dailyLimit } = ledgerRulesEntry(active, stored.rules).rules;
+  return { weights, linkedMultiplier, dailyLimit };
+}
+
 /**
  * A week's ledger (docs/ledger-format.md) as text, a piece at a time: header, each member in rank order with
  * their post lines (each followed by its records), referral and interaction lines, then the end line. Nothing of
  * the size of the week is held: members are read 200 at a time, records a page at a time by keyset, and the text
  * is handed on in pieces of about 64 KB, each only when the consumer asks for the next (backpressure). Read it in
  * a snapshot (a repeatable-read transaction) where the database has one; without, a member whose lines do not add
- * up to the sum read first ends it with LedgerMovedError. `onEnd` is told the end line.
+ * up to the sum read first ends it with LedgerMovedError. `onEnd` is told the end line. The open week's post lines
+ * are scored as the ledger is built, from the counts it lists (ledger-read's postLines): the stored Mana lags the
+ * counts until the next totals run.
  */
 export async function* ledgerText(
   db: Db,
   plan: LedgerPlan,
   onEnd?: (end: LedgerEnd) => void,
 ): AsyncGenerator<string, void, undefined> {
-  const members = (await read.weekMembers(db, plan.week, plan.activeVersion)).sort(compareMembers);
+  const versions = await read.rulesVersions(db);
+  const now = plan.state === 'open' ? scoringRules(versions, plan.activeVersion) : null;
+  const members = (await read.weekMembers(db, plan.week, plan.activeVersion, now)).sort(compareMembers);
   const named = new Set(members.flatMap((m) => m.versions));
-  const rules = (await read.rulesVersions(db))
-    .filter((v) => named.has(v.version))
-    .map((v) => ledgerRulesEntry(v.version, v.rules));
+  const rules = versions.filter((v) => named.has(v.version)).map((v) => ledgerRulesEntry(v.version, v.rules));
   if (rules.length !== named.size) throw new Error(`a line names a rules version that is not stored`);
   let out = line({
     closedAt: plan.closedAt?.toISOString() ?? null,
@@ -91,7 +101,7 @@ export async function* ledgerText(
   for (let start = 0; start < members.length; start += MEMBER_BATCH) {
     const batch = members.slice(start, start + MEMBER_BATCH);
     const ids = batch.map((m) => m.author);
-    const postsOf = groupBy(await read.weekPosts(db, ids, plan.week, plan.activeVersion));
+    const postsOf = groupBy(await read.weekPosts(db, ids, plan.week, plan.activeVersion, now));
     const referralsOf = groupBy(await read.weekReferrals(db, ids, plan.week));
     const interactionsOf = groupBy(await read.weekInteractions(db, ids, plan.week));
     const ownPosts = batch.map((m) => (postsOf.get(m.author) ?? []).sort(comparePosts));

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerIndexResponseSchema } from '@manaboard/contract/ledger';
@@ -66,7 +69,7 @@ describe.each(testDatabaseKinds())('the weekly ledger over HTTP (%s)', (kind) =>
     await insertLedgerWorld(h.database.db, world);
     // Every post of the week is final: nothing in it can move any more.
     await h.database.db.updateTable('posts').set({ final: true }).execute();
-  });
+  }, 60_000);
   afterAll(() => h.close());
 
   const get = (url: string, headers: Record<string, string> = {}) =>
@@ -241,4 +244,70 @@ describe.each(testDatabaseKinds())('the weekly ledger over HTTP (%s)', (kind) =>
       [],
     );
   });
+});
+
+describe('an open week read by a client that stops reading', () => {
+  let h: TestApp;
+  beforeAll(async () => {
+    h = await buildTestApp('pglite', { LEDGER_SEND_WAIT_SECONDS: '2' });
+    await insertLedgerWorld(h.database.db, world);
+    // 60,000 likes on one post: a ledger of about 14 MB, more than a socket's buffers hold for a client that
+    // reads nothing, so its build waits on the client.
+    const busy = await h.database.db
+      .selectFrom('posts')
+      .select('id')
+      .where('status', '=', 'live')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    await sql`
+      insert into stream_records (id, kind, subject_id, author_id, created_at, cid, state)
+      select 'at://did:plc:' || lpad(g::text, 24, 'a') || '/app.bsky.feed.like/3' || lpad(g::text, 12, '2'),
+        'like', ${busy.id}, 'did:plc:' || lpad(g::text, 24, 'a'), ${new Date('2026-10-01T10:00:00.000Z')},
+        'bafyrei' || lpad(g::text, 52, 'b'), 'counted'
+      from generate_series(1, 60000) g
+    `.execute(h.database.db);
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+  }, 120_000);
+  afterAll(() => h.close());
+
+  it('is cut off once it has kept the build waiting for LEDGER_SEND_WAIT_SECONDS, and its build slot is freed', async () => {
+    const { port } = h.app.server.address() as net.AddressInfo;
+    const stalled = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<{ socket: net.Socket; closed: Promise<void>; text: () => string }>((resolve) => {
+            const socket = net.connect(port, '127.0.0.1');
+            const chunks: Buffer[] = [];
+            socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+            socket.on('error', () => undefined);
+            const closed = new Promise<void>((done) => socket.once('close', () => done()));
+            socket.once('connect', () => {
+              socket.write('GET /api/ledger/2026-W40 HTTP/1.1\r\nHost: board\r\n\r\n');
+            });
+            // The client reads the first bytes (its build has its slot), then stops reading.
+            socket.once('data', () => {
+              socket.pause();
+              resolve({ socket, closed, text: () => Buffer.concat(chunks).toString('utf8') });
+            });
+          }),
+      ),
+    );
+    // Each build waits on its client; once it has waited 2 s in all, the server cuts the answer off. (Without the
+    // budget this waits for good: both builds hold their slots while their clients read nothing.)
+    const cutOff = () =>
+      h.logs.filter((l) => l.includes('ledger: the client took the open week too slowly; cut off')).length;
+    for (const started = Date.now(); cutOff() < 2; await sleep(100))
+      if (Date.now() - started > 60_000)
+        throw new Error(`${cutOff()} of the 2 stalled answers cut off in 60 s`);
+    for (const s of stalled) {
+      // What the client had not read yet arrives, then the end of a connection the server closed.
+      s.socket.resume();
+      await s.closed;
+    }
+    for (const s of stalled) expect(s.text()).not.toContain('"type":"end"');
+    // Their slots are free again: the open week is served in full.
+    const served = await h.app.inject({ method: 'GET', url: '/api/ledger/2026-W40' });
+    expect(served.statusCode).toBe(200);
+    expect(served.body.trimEnd().split('\n').at(-1)).toContain('"type":"end"');
+  }, 120_000);
 });

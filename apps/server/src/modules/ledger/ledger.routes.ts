@@ -41,15 +41,47 @@ function takesGzip(request: FastifyRequest): boolean {
 
 /** Open weeks built at once by this process at most: each reads the whole week (and, on PostgreSQL, holds a connection). */
 const MAX_OPEN_BUILDS = 2;
+/** LEDGER_SEND_WAIT_SECONDS' default. */
+export const DEFAULT_SEND_WAIT_MS = 60_000;
+
+/**
+ * The open week's text, handed on only while its client takes it within a budget: the time the build spends
+ * waiting on the client (a piece handed on and not yet taken: the socket's buffers and the compressor full) adds
+ * up, and once it passes `waitMs` the answer is cut off (`cut`: the connection destroyed, which ends the build
+ * and frees its slot). The build's own time (reading the database) is not counted. Without it, a client that
+ * stops reading, or reads a byte a minute, holds one of the MAX_OPEN_BUILDS slots and its snapshot for good.
+ */
+async function* withSendBudget(
+  body: AsyncIterable<string>,
+  waitMs: number,
+  cut: (waitedMs: number) => void,
+): AsyncGenerator<string, void, undefined> {
+  let waited = 0;
+  for await (const piece of body) {
+    const handedAt = performance.now();
+    const timer = setTimeout(() => cut(waited + (performance.now() - handedAt)), waitMs - waited);
+    try {
+      yield piece;
+    } finally {
+      clearTimeout(timer);
+    }
+    waited += performance.now() - handedAt;
+  }
+}
 
 /**
  * The weekly ledger (docs/ledger-format.md): `GET /api/ledger` (the index), `GET /api/ledger/:week` (the newest
  * edition, or the open week as it stands) and `GET /api/ledger/:week/:edition` (a closed edition, byte for byte,
  * cacheable forever). Documents are streamed with backpressure; a bad week or edition is a 400 in the community
- * API's dialect, a week without a ledger a 404.
+ * API's dialect, a week without a ledger a 404. The open week's build is cut off once it has waited on its client
+ * for `sendWaitMs` in all (LEDGER_SEND_WAIT_SECONDS), so a reader that stops cannot hold a build slot.
  */
-export const ledgerRoutes: FastifyPluginAsyncZod<LedgerDeps> = async (app, deps) => {
+export const ledgerRoutes: FastifyPluginAsyncZod<LedgerDeps & { sendWaitMs?: number }> = async (
+  app,
+  deps,
+) => {
   let openBuilds = 0;
+  const sendWaitMs = deps.sendWaitMs ?? DEFAULT_SEND_WAIT_MS;
 
   const send = (request: FastifyRequest, reply: FastifyReply, doc: LedgerDocument, immutable: boolean) => {
     void reply.type(NDJSON).header('Vary', 'Accept-Encoding');
@@ -57,7 +89,15 @@ export const ledgerRoutes: FastifyPluginAsyncZod<LedgerDeps> = async (app, deps)
       if (openBuilds >= MAX_OPEN_BUILDS)
         throw new CatalogueError(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '10' });
       openBuilds++;
-      const body = Readable.from(doc.body, { objectMode: false });
+      const cut = (waitedMs: number) => {
+        request.log.warn(
+          { url: request.url, waitedMs: Math.round(waitedMs) },
+          'ledger: the client took the open week too slowly; cut off',
+        );
+        request.raw.socket.destroy();
+        body.destroy();
+      };
+      const body = Readable.from(withSendBudget(doc.body, sendWaitMs, cut), { objectMode: false });
       body.once('close', () => openBuilds--);
       // The open week moves: its hash is only known once the last byte is written, so no header carries it.
       return reply.header('Cache-Control', 'no-cache').send(body);

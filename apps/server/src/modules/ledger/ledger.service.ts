@@ -2,7 +2,7 @@ import type { LedgerIndexEntry, LedgerIndexResponse } from '@manaboard/contract/
 import { NotFoundError } from '../../lib/errors';
 import { activeRules } from '../programme/programme.service';
 import type { LedgerContext } from './ledger-close.service';
-import { firstPostAt } from './ledger-read.repository';
+import { ensureRefereeSalt, firstPostAt } from './ledger-read.repository';
 import { inSnapshot } from './ledger-snapshot';
 import * as store from './ledger-store.repository';
 import { storedBytes, storedGzip } from './ledger-store.service';
@@ -96,6 +96,7 @@ export async function weekDocument(deps: LedgerDeps, week: string): Promise<Ledg
     edition: 1,
     activeVersion: active.version,
   };
+  await ensureRefereeSalt(deps.db);
   return { kind: 'open', body: inSnapshot(deps.db, deps.kind, (db) => ledgerText(db, plan)) };
 }
 
