@@ -85,8 +85,20 @@ async function seed(net: Awaited<ReturnType<typeof startAtprotoNetwork>>) {
         password: `${name}-pw`,
       })
     ).did as Did;
-  const authors = await Promise.all(Array.from({ length: AUTHORS }, (_, i) => account(`author${i}`)));
-  const likers = await Promise.all(Array.from({ length: LIKERS }, (_, i) => account(`liker${i}`)));
+  // Ten at a time: a hundred at once made the local PDS's calls to its PLC time out on a loaded machine
+  // ("Unable to perform PLC operation", 502) and ended the bench before it measured anything.
+  const accounts = async (prefix: string, n: number) => {
+    const dids: Did[] = [];
+    for (let from = 0; from < n; from += 10)
+      dids.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, n - from) }, (_, i) => account(`${prefix}${from + i}`)),
+        )),
+      );
+    return dids;
+  };
+  const authors = await accounts('author', AUTHORS);
+  const likers = await accounts('liker', LIKERS);
   const posts: Array<{ author: Did; uri: string; cid: string; n: number }> = [];
   for (const author of authors) {
     for (let n = 0; n < POSTS_EACH; n++) {

@@ -32,5 +32,7 @@ export async function sideBySide(
     bareRps: median(bares.map((b) => b.requestsPerSecond)),
     targetP50: median(targets.map((t) => t.p50)),
     targetP99: median(targets.map((t) => t.p99)),
+    /** The bare route's own p99 in the same rounds: what the machine's load alone does to a p99. */
+    bareP99: median(bares.map((b) => b.p99)),
   };
 }

@@ -101,8 +101,11 @@ export async function storeEdition(
       gzipLength += data.length;
       pending = [];
       pendingBytes = 0;
-      await store.appendChunk(db, { ...build, seq: seq++, data, rawLength: fed - storedRaw, now: clock() });
+      // The text fed so far, taken before the write: the feeder goes on while it waits, and what it feeds then
+      // belongs to the next piece (taken after, the pieces' lengths would not add up to the whole).
+      const rawLength = fed - storedRaw;
       storedRaw = fed;
+      await store.appendChunk(db, { ...build, seq: seq++, data, rawLength, now: clock() });
     };
     for await (const piece of compressor as AsyncIterable<Buffer>) {
       pending.push(piece);
