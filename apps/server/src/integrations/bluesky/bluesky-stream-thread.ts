@@ -12,7 +12,10 @@ import type { FromWorker, ToWorker, WorkerStart } from './bluesky-stream-protoco
 function workerEntry(): { url: URL; execArgv: string[] } {
   const fromSources = import.meta.url.endsWith('.ts');
   return fromSources
-    ? { url: new URL('../../composition/bluesky-stream-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
+    ? {
+        url: new URL('../../composition/bluesky-stream-worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+      }
     : { url: new URL('./bluesky-stream-worker.js', import.meta.url), execArgv: [] };
 }
 
