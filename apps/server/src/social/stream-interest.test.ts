@@ -97,4 +97,22 @@ describe('the stream interest', () => {
     expect(i.size.waiting).toBe(0);
     expect(i.keep(post(young, T - 1_000, true)).map(idOf)).toEqual([young]);
   });
+
+  it('a reader that reads ahead confirms the releases of the batches stored, and the later ones still go back', () => {
+    // The stream's worker thread: batch 1 released one like and was stored; batch 2, read ahead, released another
+    // and was lost with the connection.
+    const i = interest();
+    const [a, b] = [`post:${T - 2_000}`, `post:${T - 1_000}`];
+    i.keep(like(a, T, 1));
+    i.keep(like(b, T, 2));
+    expect(i.keep(post(a, T - 2_000, true)).map(idOf)).toEqual([a, 'like:1']);
+    const endOfBatch1 = i.releasedMark();
+    expect(i.keep(post(b, T - 1_000, true)).map(idOf)).toEqual([b, 'like:2']);
+    expect(i.releasedMark()).toBe(2);
+    i.confirmThrough(endOfBatch1);
+    i.rewind();
+    expect(i.size.waiting).toBe(1);
+    expect(i.keep(post(b, T - 1_000, true)).map(idOf)).toEqual([b, 'like:2']);
+    expect(i.keep(post(a, T - 2_000, true)).map(idOf)).toEqual([a]);
+  });
 });

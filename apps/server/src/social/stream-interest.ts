@@ -262,6 +262,19 @@ export class StreamInterest {
     if (this.released.length) this.released = [];
   }
 
+  /** How many releases are not confirmed yet: a mark a reader that reads ahead takes at the end of each batch. */
+  releasedMark(): number {
+    return this.released.length;
+  }
+
+  /**
+   * The engine stored the batches up to one whose end was `mark` (releasedMark): the releases before it are
+   * counted; those after it belong to batches read ahead, not stored yet, and still go back on a `rewind`.
+   */
+  confirmThrough(mark: number): void {
+    if (mark > 0) this.released.splice(0, mark);
+  }
+
   /**
    * The engine lost what the source passed since the last `confirm` (it reads again from the stored cursor): the
    * events released from the waiting room since then wait again, as they were, for their post to come again.

@@ -61,9 +61,19 @@ export function serveStreamThread(
     waiter?.();
   };
 
+  /**
+   * Where each batch not stored yet ended in the interest's releases (the likes that waited for their post and were
+   * let out): once a batch is stored its releases are confirmed; when a read is lost, those of the batches not
+   * stored go back to wait (rewind), as the serving thread's own interest does when it reads in-thread.
+   */
+  const marks = new Map<number, number>();
+
   async function run(message: Extract<ToWorker, { type: 'read' }>, signal: AbortSignal): Promise<void> {
-    // Batches of an earlier read that were not stored will be read again: their journal is not needed.
+    // Batches of an earlier read that were not stored will be read again: their journal is not needed, and the
+    // likes they released wait again for their post, which the new read brings again.
     journal.clear();
+    marks.clear();
+    interest.rewind();
     open = { tracked: [], people: [] };
     acked = next - 1;
     const notes: Note[] = [];
@@ -76,6 +86,7 @@ export function serveStreamThread(
       for await (const batch of batches) {
         const n = next++;
         journal.set(n, open);
+        marks.set(n, interest.releasedMark());
         open = { tracked: [], people: [] };
         post({ type: 'batch', id: message.id, n, batch, notes: notes.splice(0) });
         // Backpressure: with `maxUnacked` batches not stored, the read waits (its frame queue fills, the socket is
@@ -115,11 +126,22 @@ export function serveStreamThread(
         current = reading;
         return;
       }
-      case 'ack':
+      case 'ack': {
         if (message.n > acked) acked = message.n;
         for (const n of journal.keys()) if (n <= acked) journal.delete(n);
+        let stored = 0;
+        for (const [n, mark] of marks) {
+          if (n > acked) continue;
+          stored = mark;
+          marks.delete(n);
+        }
+        if (stored > 0) {
+          interest.confirmThrough(stored);
+          for (const [n, mark] of marks) marks.set(n, mark - stored);
+        }
         wakeAck();
         return;
+      }
       case 'stop':
         if (current?.id === message.id) void stopCurrent();
         return;
