@@ -5,8 +5,7 @@ import { defaultEnvVariable } from '../config/child-env';
 import { testEnv } from '../config/test-env';
 import { fileURLToPath } from 'node:url';
 import type { TestNetwork } from '@atproto/dev-env';
-import { prepareDevEnvPorts } from './dev-env-ports';
-import { freePort } from './free-port';
+import { devEnvPort, prepareDevEnvPorts } from './dev-env-ports';
 import { withClient } from './postgres-schema';
 import { dropSchemasNamedAfter, holdingSchemaDropLock } from '../db/schema-drop-lock';
 
@@ -62,11 +61,12 @@ export async function startAtprotoNetwork(): Promise<LocalAtprotoNetwork> {
   const { TestNetwork } = await import('@atproto/dev-env');
   // The AppView names images by its public URL (dev-env's default is a placeholder host): its own local address,
   // so avatars in a profile load in the browser tests.
-  const appviewPort = await freePort();
   // Its services migrate their schemas under the shared drop lock (db/schema-drop-lock.ts says why), after this
-  // process has set up dev-env's port reservations (dev-env-ports.ts says why).
+  // process has set up dev-env's port reservations (dev-env-ports.ts says why); the AppView's port is reserved there
+  // too.
   const network = await withClient(serverUrl, async (client) => {
     await prepareDevEnvPorts(client);
+    const appviewPort = await devEnvPort();
     return holdingSchemaDropLock(client, 'shared', () =>
       TestNetwork.create({
         dbPostgresUrl: serverUrl,

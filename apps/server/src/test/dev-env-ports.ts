@@ -41,3 +41,12 @@ async function devEnvGetPort(): Promise<() => Promise<number>> {
   const mod = (await import(url)) as { default: () => Promise<number> };
   return mod.default;
 }
+
+/**
+ * A port reserved through dev-env's own directory, so no other process's network (whose ports dev-env reserves the
+ * same way) takes it before the service listens: a port that was merely free a moment ago (free-port.ts) was taken
+ * by another test file's network now and then ("EADDRINUSE" when the AppView started).
+ */
+export async function devEnvPort(): Promise<number> {
+  return (await devEnvGetPort())();
+}
