@@ -64,6 +64,13 @@ describe('the weekly ledger of random worlds', () => {
         for (const { db, kind } of databases) {
           await clearWorld(db);
           await insertLedgerWorld(db, world);
+          // One deployment's secret on both databases (as after a move from one to the other): the referee
+          // commitments are salted with it, so two deployments' ledgers differ there, and only there.
+          await db
+            .insertInto('server_secrets')
+            .values({ name: REFEREE_SALT_SECRET, value: 'one-deployment-salt' })
+            .onConflict((oc) => oc.column('name').doUpdateSet({ value: 'one-deployment-salt' }))
+            .execute();
           await ensureRefereeSalt(db);
           const text = await textOf(inSnapshot(db, kind, (d) => ledgerText(d, plan)));
           expect(await textOf(ledgerText(db, plan))).toBe(text);
