@@ -17,7 +17,8 @@ export type AuthorInput = {
  * Most authors of a search page are known, unchanged and already waiting for the totals job: one read by
  * primary key finds them, and only new, renamed, earlier-seen or not-yet-marked authors are written (a write
  * per row costs far more than the read; an unchanged row keeps its `updated_at`). The upsert below stays the
- * arbiter, so a row written in between is still merged correctly.
+ * arbiter, so a row written in between is still merged correctly. The rows read stay locked until the caller's
+ * transaction ends (lockAuthors).
  */
 export async function upsertAuthors(db: Db, authors: readonly AuthorInput[], now: Date): Promise<void> {
   if (authors.length === 0) return;
@@ -27,10 +28,15 @@ export async function upsertAuthors(db: Db, authors: readonly AuthorInput[], now
     // The earliest post of the batch decides (the upsert keeps the least one too).
     if (!seen || a.firstTrackedAt < seen.firstTrackedAt) byId.set(a.id, a);
   }
+  // Locked (in id order, as the totals job's recompute locks them): an author skipped below because it is already
+  // flagged must stay flagged until this transaction's posts are stored, or a recompute running meanwhile would
+  // clear the flag without having seen them.
   const known = await db
     .selectFrom('authors')
     .select(['id', 'handle', 'display_name', 'avatar_url', 'first_tracked_at', 'totals_dirty'])
     .where('id', 'in', [...byId.keys()])
+    .orderBy('id')
+    .forUpdate()
     .execute();
   for (const row of known) {
     const a = byId.get(row.id);
@@ -159,6 +165,16 @@ export async function authorFacts(db: Db, ids: readonly string[]): Promise<Autho
     disqualified: r.disqualified || r.account_disqualified === true,
     linkedAt: r.linked_at ?? null,
   }));
+}
+
+/**
+ * Locks the authors a recompute is about to read (first, in id order): whatever flags one of them meanwhile (a
+ * stream batch storing a new post of theirs, an interaction credited) waits until the recompute commits, so
+ * clearDirty never clears a flag set after the recompute read the author's posts.
+ */
+export async function lockAuthors(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.selectFrom('authors').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
 }
 
 /** Clears the flag of authors whose totals were just written (same transaction). */

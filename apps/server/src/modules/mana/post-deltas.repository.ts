@@ -12,7 +12,8 @@ export type QueuedChange = Omit<PostForScoring, keyof PostMetrics> & {
 /**
  * Up to `limit` queued changes of authors not waiting for a full recompute (a dirty author's changes are
  * dropped by that recompute, which reads every post anew). The queue is read first and the posts then by
- * primary key: joined in one statement, the planner hashes the whole posts table for a thousand rows.
+ * primary key: joined in one statement, the planner hashes the whole posts table for a thousand rows. Call it
+ * in the transaction that adds and drops the changes: the posts stay locked until it commits.
  */
 export async function queuedChanges(db: Db, limit: number): Promise<QueuedChange[]> {
   const queue = await db
@@ -24,6 +25,8 @@ export async function queuedChanges(db: Db, limit: number): Promise<QueuedChange
     .limit(limit)
     .execute();
   if (queue.length === 0) return [];
+  // Locked until the totals commit: read unlocked, a count a stream batch commits between this read and the
+  // queue's drop below would be dropped with the queued row, never added (PostgreSQL's READ COMMITTED).
   const rows = await db
     .selectFrom('posts')
     .select(scoringColumns)
@@ -32,6 +35,8 @@ export async function queuedChanges(db: Db, limit: number): Promise<QueuedChange
       'in',
       queue.map((q) => q.post_id),
     )
+    .orderBy('id')
+    .forUpdate()
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return queue.flatMap((q) => {

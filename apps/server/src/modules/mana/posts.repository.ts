@@ -229,10 +229,14 @@ export function forScoring(r: ScoringRow): PostForScoring {
 /** Every tracked post of the given authors, for scoring. */
 export async function postsOfAuthors(db: Db, authorIds: readonly string[]): Promise<PostForScoring[]> {
   if (authorIds.length === 0) return [];
+  // Locked until the recompute commits: a count written meanwhile (a stream batch on another connection) waits,
+  // and then queues its change against what this recompute counted, instead of being dropped with the queue.
   const rows = await db
     .selectFrom('posts')
     .select(scoringColumns)
     .where('author_id', 'in', authorIds)
+    .orderBy('id')
+    .forUpdate()
     .execute();
   return rows.map(forScoring);
 }

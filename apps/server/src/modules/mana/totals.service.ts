@@ -28,6 +28,9 @@ export async function recomputeAuthors(
   if (authorIds.length === 0) return;
   const { rules, version } = active;
   await db.transaction().execute(async (trx) => {
+    // The authors, then their posts, locked until this commits (a flag or count written meanwhile would
+    // otherwise be cleared or dropped with the queue below while this read the posts without it).
+    await authors.lockAuthors(trx, authorIds);
     const facts = await authors.authorFacts(trx, authorIds);
     const allPosts = await posts.postsOfAuthors(trx, authorIds);
     const bonus = [...(await referralLines(trx, authorIds)), ...(await interactionLines(trx, authorIds))];
