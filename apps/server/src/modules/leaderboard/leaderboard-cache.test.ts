@@ -44,6 +44,30 @@ describe('LeaderboardCache', () => {
     expect(await body(c)).toEqual({ built: 2 });
   });
 
+  it('serves the last answer, however old, while the database fails, and builds again once it answers', async () => {
+    let down = false;
+    const c = new LeaderboardCache(
+      async () => {
+        if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return stamp;
+      },
+      { checkMs: 1_000, maxEntries: 10, maxAgeMs: 5_000 },
+    );
+    expect(await body(c)).toEqual({ built: 1 });
+    down = true;
+    vi.advanceTimersByTime(60_000);
+    expect(await body(c)).toEqual({ built: 1 });
+    expect(c.stale).toBe(1);
+    // A key never stored has nothing to fall back on: the error stands.
+    await expect(c.get('other', build)).rejects.toThrow(/ECONNREFUSED/);
+    // The stamp answers but the build fails: the last answer again.
+    down = false;
+    const failing = async () =>
+      Promise.reject(new Error('terminating connection due to administrator command'));
+    expect(JSON.parse((await c.get('k', failing)).json)).toEqual({ built: 1 });
+    expect(await body(c)).toEqual({ built: 2 });
+  });
+
   it('builds every time with a maximum age of 0 (LEADERBOARD_CACHE=off)', async () => {
     const c = new LeaderboardCache(async () => stamp, { checkMs: 0, maxEntries: 10, maxAgeMs: 0 });
     expect(await body(c)).toEqual({ built: 1 });

@@ -16,6 +16,8 @@ export class LeaderboardCache {
   /** Answers served from the cache and answers built, since start (read by the metrics at each scrape). */
   hits = 0;
   misses = 0;
+  /** Answers served past their age because the database failed (get). */
+  stale = 0;
 
   constructor(
     private readonly readStamp: () => Promise<string>,
@@ -41,8 +43,25 @@ export class LeaderboardCache {
     return hit;
   }
 
-  /** The cached answer for `key`, or a fresh one from `build` (serialised once, with its ETag). */
+  /**
+   * The cached answer for `key`, or a fresh one from `build` (serialised once, with its ETag). When the database
+   * fails (the stamp or the build throws: it restarts, refuses connections), the last answer stored for `key` is
+   * served however old, as HTTP's stale-if-error does, rather than a 500 to every reader of the board; with none
+   * stored, the error stands. An entry is dropped only when the totals change (which a database that fails does not
+   * do), so what is served is the last board the database gave.
+   */
   async get(key: string, build: () => Promise<unknown>): Promise<Entry> {
+    try {
+      return await this.fresh(key, build);
+    } catch (error) {
+      const last = this.entries.get(key);
+      if (!last) throw error;
+      this.stale++;
+      return last;
+    }
+  }
+
+  private async fresh(key: string, build: () => Promise<unknown>): Promise<Entry> {
     await this.revalidate();
     const now = Date.now();
     const hit = this.entries.get(key);
