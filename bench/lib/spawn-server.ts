@@ -13,12 +13,14 @@ export type BenchServer = { origin: string; ready: unknown; child: ChildProcess;
 export async function startBenchServer(
   env: Record<string, string> = {},
   script = 'bench/lib/bench-server.ts',
+  /** Node flags beyond tsx's (e.g. what scripts/runtime-env.mjs adds to `npm start`'s server). */
+  flags: string[] = [],
 ): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-bench-'));
   const child = fork(path.join(repoRoot, script), [], {
     execPath: process.execPath,
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...flags, '--import', 'tsx'],
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

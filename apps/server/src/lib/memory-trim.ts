@@ -38,7 +38,12 @@ export const GC_FUNCTION = '__manaboardGc';
 const BUSY = 0.2;
 const QUIET = 0.05;
 
-type GcExtension = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+/** V8's gc extension, as `--expose-gc-as` installs it. */
+export type GcExtension = (options: {
+  type: 'major' | 'minor';
+  execution: 'sync' | 'async';
+  flavor?: 'regular' | 'last-resort';
+}) => void;
 
 type Log = { info: (details: object, message: string) => void };
 

@@ -5,8 +5,15 @@ import * as records from './ledger-records.repository';
 export type Counts = records.RecordCounts;
 export const noRecords: Counts = { like: 0, quote: 0, reply: 0, repost: 0 };
 
-/** A piece of a post's record lines, with how many of each kind it holds. */
-export type RecordText = { text: string; counts: Counts };
+/**
+ * A piece of a post's record lines, with how many of each kind it holds. The lines become bytes as soon as the
+ * database's text arrives: a string kept while the next group is read outlives a scavenge or two and is promoted,
+ * to wait for a full collection; the bytes' memory is external, freed with their small handle, and counted by the
+ * build's heap budget (ledger-writer.ts) either way.
+ */
+export type RecordText = { text: Buffer; counts: Counts };
+
+const bytesOf = (text: string) => Buffer.from(text, 'utf8');
 
 /**
  * A post with its counted records: how many of each kind, and their lines, in hand (a small post, read with
@@ -55,7 +62,7 @@ function paged(db: Db, post: read.PostRow, counts: Counts, pageSize: number): Po
       for (;;) {
         const page = await records.recordPage(db, post.post, after, pageSize);
         if (!page) return;
-        yield { text: page.text, counts: page.counts };
+        yield { text: bytesOf(page.text), counts: page.counts };
         if (page.size < pageSize) return;
         after = page.last;
       }
@@ -72,7 +79,12 @@ async function readGroup(db: Db, group: Group, pageSize: number): Promise<PostRe
   }
   const ids = group.posts.filter((p) => expected(p) > 0).map((p) => p.post);
   // Records far beyond a post's counts would be a counting fault: such a post is paged like a large one.
-  const texts = new Map((await records.recordTexts(db, ids, pageSize * 2)).map((t) => [t.post, t]));
+  const texts = new Map(
+    (await records.recordTexts(db, ids, pageSize * 2)).map((t) => [
+      t.post,
+      { counts: t.counts, text: t.text === null ? null : bytesOf(t.text) },
+    ]),
+  );
   return group.posts.map((post) => {
     const found = texts.get(post.post);
     if (!found) return { post, counts: noRecords, pieces: async function* () {} };

@@ -77,8 +77,7 @@ export async function storeEdition(
     // stored below as it comes, so the database's pace holds both back.
     const feeding = (async () => {
       try {
-        for await (const text of inSnapshot(db, kind, (d) => ledgerText(d, plan, (e) => (end = e)))) {
-          const bytes = Buffer.from(text, 'utf8');
+        for await (const bytes of inSnapshot(db, kind, (d) => ledgerText(d, plan, (e) => (end = e)))) {
           hash.update(bytes);
           byteLength += bytes.length;
           fed += bytes.length;

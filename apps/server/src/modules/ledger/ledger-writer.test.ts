@@ -15,10 +15,10 @@ import { ensureRefereeSalt, REFEREE_SALT_SECRET } from './ledger-read.repository
 import { inSnapshot } from './ledger-snapshot';
 import { ledgerText, type LedgerPlan } from './ledger-writer';
 
-async function textOf(pieces: AsyncIterable<string>): Promise<string> {
-  let text = '';
-  for await (const piece of pieces) text += piece;
-  return text;
+async function textOf(pieces: AsyncIterable<Buffer>): Promise<string> {
+  const all: Buffer[] = [];
+  for await (const piece of pieces) all.push(piece);
+  return Buffer.concat(all).toString('utf8');
 }
 
 async function clearWorld(db: Db): Promise<void> {

@@ -1,5 +1,6 @@
 import { LEDGER_FORMAT, type LedgerEnd } from '@manaboard/contract/ledger';
 import type { Db } from '../../db/schema';
+import { heapBudget } from '../../lib/heap-budget';
 import { compareInteractions, compareMembers, comparePosts, compareReferrals, line } from './ledger-encode';
 import * as read from './ledger-read.repository';
 import { noRecords, postsWithRecords, type Counts } from './ledger-records';
@@ -34,6 +35,12 @@ export class LedgerMovedError extends Error {
 const MEMBER_BATCH = 200;
 /** Records read per query: small posts share one, a large post is read a page at a time. */
 export const RECORD_PAGE = 5_000;
+/**
+ * Garbage a build may leave before it has V8 collect it (lib/heap-budget.ts): the server's growth while it builds
+ * a week of 1 M records is then about twice this (docs/benchmarks.md, "The weekly ledger"), where V8's own pace let
+ * the first build after a start grow it by ~150 MB. Each collection costs the thread ~20-40 ms.
+ */
+const GARBAGE_BUDGET = 16 * 1024 * 1024;
 /** Text handed on at a time. */
 const FLUSH_AT = 256 * 1024;
 
@@ -66,7 +73,8 @@ function scoringRules(versions: ReadonlyArray<{ version: number; rules: unknown 
  * A week's ledger (docs/ledger-format.md) as text, a piece at a time: header, each member in rank order with
  * their post lines (each followed by its records), referral and interaction lines, then the end line. Nothing of
  * the size of the week is held: members are read 200 at a time, records a page at a time by keyset, and the text
- * is handed on in pieces of about 64 KB, each only when the consumer asks for the next (backpressure). Read it in
+ * is handed on as bytes, in pieces of about 256 KB (a post's record lines as the database's bytes, see
+ * RecordText), each only when the consumer asks for the next (backpressure). Read it in
  * a snapshot (a repeatable-read transaction) where the database has one; without, a member whose lines do not add
  * up to the sum read first ends it with LedgerMovedError. `onEnd` is told the end line. The open week's post lines
  * are scored as the ledger is built, from the counts it lists (ledger-read's postLines): the stored Mana lags the
@@ -76,7 +84,7 @@ export async function* ledgerText(
   db: Db,
   plan: LedgerPlan,
   onEnd?: (end: LedgerEnd) => void,
-): AsyncGenerator<string, void, undefined> {
+): AsyncGenerator<Buffer, void, undefined> {
   const versions = await read.rulesVersions(db);
   const now = plan.state === 'open' ? scoringRules(versions, plan.activeVersion) : null;
   const members = (await read.weekMembers(db, plan.week, plan.activeVersion, now)).sort(compareMembers);
@@ -96,6 +104,32 @@ export async function* ledgerText(
     week: plan.week.week,
   });
   const end: LedgerEnd = { mana: 0, members: 0, notTraceable: 0, posts: 0, records: 0, type: 'end' };
+  // What is not handed on yet: the records' bytes as they came, and the lines written since the last of them.
+  let parts: Buffer[] = [];
+  let size = 0;
+  const garbage = heapBudget(GARBAGE_BUDGET);
+  /** The lines written since the last bytes, as bytes. */
+  const settle = () => {
+    if (out === '') return;
+    const lines = Buffer.from(out, 'utf8');
+    parts.push(lines);
+    size += lines.length;
+    out = '';
+  };
+  /** Bytes after the lines written so far, in order. */
+  const keep = (bytes: Buffer) => {
+    settle();
+    parts.push(bytes);
+    size += bytes.length;
+  };
+  const flush = (): Buffer => {
+    settle();
+    const piece = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size);
+    parts = [];
+    size = 0;
+    garbage.check();
+    return piece;
+  };
   const pageSize = plan.recordPage ?? RECORD_PAGE;
 
   for (let start = 0; start < members.length; start += MEMBER_BATCH) {
@@ -154,13 +188,10 @@ export async function* ledgerText(
           notTraceable.likes + notTraceable.quotes + notTraceable.replies + notTraceable.reposts;
         const seen = { ...noRecords };
         for await (const piece of next.value.pieces()) {
-          out += piece.text;
+          keep(piece.text);
           for (const kind of ['like', 'quote', 'reply', 'repost'] as const) seen[kind] += piece.counts[kind];
           end.records += piece.counts.like + piece.counts.quote + piece.counts.reply + piece.counts.repost;
-          if (out.length >= FLUSH_AT) {
-            yield out;
-            out = '';
-          }
+          if (size + out.length >= FLUSH_AT) yield flush();
         }
         checkCounts(p.post, c, seen);
       }
@@ -172,13 +203,10 @@ export async function* ledgerText(
         const { at, author, cid, kind, mana, post, record, rulesVersion } = x;
         out += line({ at, author, cid, kind, mana, post, record, rulesVersion, type: 'interaction' });
       }
-      if (out.length >= FLUSH_AT) {
-        yield out;
-        out = '';
-      }
+      if (size + out.length >= FLUSH_AT) yield flush();
     }
   }
   out += line(end);
   onEnd?.(end);
-  yield out;
+  yield flush();
 }

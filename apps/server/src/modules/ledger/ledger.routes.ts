@@ -51,11 +51,11 @@ export const DEFAULT_SEND_WAIT_MS = 60_000;
  * and frees its slot). The build's own time (reading the database) is not counted. Without it, a client that
  * stops reading, or reads a byte a minute, holds one of the MAX_OPEN_BUILDS slots and its snapshot for good.
  */
-async function* withSendBudget(
-  body: AsyncIterable<string>,
+async function* withSendBudget<T>(
+  body: AsyncIterable<T>,
   waitMs: number,
   cut: (waitedMs: number) => void,
-): AsyncGenerator<string, void, undefined> {
+): AsyncGenerator<T, void, undefined> {
   let waited = 0;
   for await (const piece of body) {
     const handedAt = performance.now();

@@ -26,7 +26,7 @@ export type LedgerDocument =
       gzip: () => AsyncIterable<Buffer>;
       bytes: () => AsyncIterable<Buffer>;
     }
-  | { kind: 'open'; body: AsyncIterable<string> };
+  | { kind: 'open'; body: AsyncIterable<Buffer> };
 
 function stored(deps: LedgerDeps, row: store.EditionRow): LedgerDocument {
   if (!row.sha256) throw new Error(`stored ledger ${row.week}/${row.edition} has no hash`);
