@@ -46,6 +46,8 @@ export type RecordsQuery = z.infer<typeof recordsQuerySchema>;
  * Why a record counts nothing:
  * - `deleted`: its author deleted it (it took back what it gave);
  * - `late`: it came once its post's counts no longer moved (past the refresh window);
+ * - `duplicate`: a second like (or repost) of the same post by the same account while the first counts: the
+ *   network's AppView keeps one per account and post, and so does the programme;
  * - `post-deleted` / `post-protected`: the post is gone (its line is 0);
  * - `over-daily-limit`: the post is over its author's daily limit (its line is 0);
  * - `undone`, `official-post-deleted`, `unconfirmed`: an interaction gone at its re-check, on a deleted official
@@ -55,6 +57,7 @@ export type RecordsQuery = z.infer<typeof recordsQuerySchema>;
 export const recordVoidReasons = [
   'deleted',
   'late',
+  'duplicate',
   'post-deleted',
   'post-protected',
   'over-daily-limit',

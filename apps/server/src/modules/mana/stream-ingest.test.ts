@@ -12,6 +12,7 @@ import { STREAM_JOB, StreamIngest, type StreamEvent } from './stream-ingest.serv
 const NOW = new Date('2026-11-24T12:00:00Z');
 const A = 'author-a';
 const B = 'member-b';
+const C = 'someone-c';
 const HQ = 'official-hq';
 const P = 'post-p';
 const O = 'official-post-o';
@@ -84,7 +85,7 @@ describe.each(testDatabaseKinds())('stream ingest (%s)', (kind) => {
     expect(await metrics(P)).toBeUndefined();
     expect(ingest.waiting).toBe(1);
 
-    const batch2 = [post(P, A, 'I love #ManaBoard'), like('like-2', B, { id: P, authorId: A })];
+    const batch2 = [post(P, A, 'I love #ManaBoard'), like('like-2', C, { id: P, authorId: A })];
     await ingest.ingest(rules, officials, batch2, { seq: 2 }, NOW);
     expect(await metrics(P)).toMatchObject({ likes: 2, status: 'live' });
     expect(ingest.waiting).toBe(0);
@@ -132,6 +133,66 @@ describe.each(testDatabaseKinds())('stream ingest (%s)', (kind) => {
     expect(await metrics(P)).toMatchObject({ likes: 0, replies: 0, quotes: 1 });
     await ingest.ingest(rules, officials, [{ type: 'delete', id: P, authorId: A }], { seq: 4 }, NOW);
     expect(await metrics(P)).toMatchObject({ status: 'deleted' });
+  });
+
+  it('an account counts once per post and kind: its second like or repost is kept void as a duplicate, as the AppView keeps one', async () => {
+    const { rules, ingest, metrics, officials, db } = await setup();
+    const repost = (id: string, by: string): StreamEvent => ({
+      type: 'repost',
+      id,
+      authorId: by,
+      subject: { id: P, authorId: A },
+      createdAt: NOW,
+    });
+    const states = async () =>
+      Object.fromEntries(
+        (await db.selectFrom('stream_records').select(['id', 'state', 'void_reason']).execute()).map((r) => [
+          r.id,
+          r.void_reason ?? r.state,
+        ]),
+      );
+    await ingest.ingest(rules, officials, [post(P, A, '#ManaBoard first')], { seq: 1 }, NOW);
+    // Two likes and two reposts by B in one batch, one like by C.
+    await ingest.ingest(
+      rules,
+      officials,
+      [
+        like('like-b1', B, { id: P, authorId: A }),
+        like('like-b2', B, { id: P, authorId: A }),
+        like('like-c1', C, { id: P, authorId: A }),
+        repost('repost-b1', B),
+        repost('repost-b2', B),
+      ],
+      { seq: 2 },
+      NOW,
+    );
+    expect(await metrics(P)).toMatchObject({ likes: 2, reposts: 1 });
+    // A third like by B in a later batch, and the duplicate seen again (a replay).
+    await ingest.ingest(
+      rules,
+      officials,
+      [like('like-b3', B, { id: P, authorId: A }), like('like-b2', B, { id: P, authorId: A })],
+      { seq: 3 },
+      NOW,
+    );
+    expect(await metrics(P)).toMatchObject({ likes: 2, reposts: 1 });
+    expect(await states()).toEqual({
+      'like-b1': 'counted',
+      'like-b2': 'duplicate',
+      'like-b3': 'duplicate',
+      'like-c1': 'counted',
+      'repost-b1': 'counted',
+      'repost-b2': 'duplicate',
+    });
+    // Deleting a duplicate takes nothing back; deleting the one that counts takes its point back, and B's next
+    // like counts again (the AppView's one like per account is then free).
+    await ingest.ingest(rules, officials, [{ type: 'delete', id: 'like-b2', authorId: B }], { seq: 4 }, NOW);
+    expect(await metrics(P)).toMatchObject({ likes: 2 });
+    await ingest.ingest(rules, officials, [{ type: 'delete', id: 'like-b1', authorId: B }], { seq: 5 }, NOW);
+    expect(await metrics(P)).toMatchObject({ likes: 1 });
+    await ingest.ingest(rules, officials, [like('like-b4', B, { id: P, authorId: A })], { seq: 6 }, NOW);
+    expect(await metrics(P)).toMatchObject({ likes: 2 });
+    expect(await states()).toMatchObject({ 'like-b1': 'deleted', 'like-b2': 'deleted', 'like-b4': 'counted' });
   });
 
   it("a linked member's like of an official post is pending at once, even before the post is seen; others earn nothing", async () => {

@@ -17,11 +17,38 @@ export type TrackedPost = {
 
 /**
  * Why a stored record counts nothing (stream_records.void_reason): its author `deleted` it; it came `late`, once
- * its post's counts no longer moved (past the refresh window); it came while its post was deleted
- * (`post-deleted`). The records page names these; what a post line's state voids as a whole (over the daily
+ * its post's counts no longer moved (past the refresh window); it is a `duplicate`, a second like or repost of the
+ * post by an account whose first still counts; it came while its post was deleted (`post-deleted`). The records page names these; what a post line's state voids as a whole (over the daily
  * limit, the post deleted since, a disqualified author) is read from the post and the author instead.
  */
-export type VoidReason = 'deleted' | 'late' | 'post-deleted';
+export type VoidReason = 'deleted' | 'late' | 'duplicate' | 'post-deleted';
+
+/**
+ * Kinds the network counts once per account and post: its AppView keeps one like and one repost per (subject,
+ * creator) (`@atproto/bsky`'s like_unique_subject and repost_unique_subject), so a second record by the same
+ * account is not counted there, and must not be here (else a member's friends could farm Mana with copies). A
+ * reply or quote is a post of its own, each counted.
+ */
+const ONE_PER_ACCOUNT: ReadonlySet<RecordKind> = new Set(['like', 'repost']);
+
+const accountKey = (kind: string, subject: string, author: string) => `${kind}|${subject}|${author}`;
+
+/** Which (kind, post, account) of these edges already has a counted like or repost stored. */
+async function alreadyCounted(db: Db, edges: readonly Edge[]): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const once = edges.filter((e) => ONE_PER_ACCOUNT.has(e.kind));
+  if (once.length === 0) return keys;
+  const rows = await db
+    .selectFrom('stream_records')
+    .select(['kind', 'subject_id', 'author_id'])
+    .where('subject_id', 'in', [...new Set(once.map((e) => e.subject.id))])
+    .where('author_id', 'in', [...new Set(once.map((e) => e.authorId))])
+    .where('kind', 'in', [...ONE_PER_ACCOUNT])
+    .where('state', '=', 'counted')
+    .execute();
+  for (const r of rows) keys.add(accountKey(r.kind, r.subject_id, r.author_id));
+  return keys;
+}
 
 const CHUNK = 1000;
 
@@ -88,8 +115,10 @@ export async function readTracked(db: Db, ids: readonly string[]): Promise<Map<s
 }
 
 /**
- * Keeps each record by id: returns the edges seen for the first time (a replay returns none of them). Each is
- * stored with its CID and, when `voidReason` names one, as void from `now` (seen, evidence kept, counting nothing).
+ * Keeps each record by id: returns the edges seen for the first time that may count (a replay returns none of
+ * them). Each is stored with its CID and, when `voidReason` names one, as void from `now` (seen, evidence kept,
+ * counting nothing). A like or repost by an account whose earlier one of the same post counts (stored before, or
+ * earlier in `edges`) is stored void as a `duplicate` and not returned: it gives its post nothing.
  */
 export async function countOnce(
   db: Db,
@@ -100,11 +129,20 @@ export async function countOnce(
   const counted: Edge[] = [];
   for (let i = 0; i < edges.length; i += 500) {
     const chunk = edges.slice(i, i + 500);
+    const taken = await alreadyCounted(db, chunk);
+    const reasons = new Map<Edge, VoidReason | null>();
+    for (const e of chunk) {
+      const key = accountKey(e.kind, e.subject.id, e.authorId);
+      const own = voidReason(e);
+      const duplicate = ONE_PER_ACCOUNT.has(e.kind) && taken.has(key);
+      reasons.set(e, duplicate ? 'duplicate' : own);
+      if (!duplicate && own === null && ONE_PER_ACCOUNT.has(e.kind)) taken.add(key);
+    }
     const inserted = await db
       .insertInto('stream_records')
       .values(
         chunk.map((e) => {
-          const reason = voidReason(e);
+          const reason = reasons.get(e);
           return {
             id: e.id,
             kind: e.kind,
@@ -120,7 +158,9 @@ export async function countOnce(
       .returning(['id', 'kind'])
       .execute();
     const fresh = new Set(inserted.map((r) => `${r.id}|${r.kind}`));
-    counted.push(...chunk.filter((e) => fresh.delete(`${e.id}|${e.kind}`)));
+    counted.push(
+      ...chunk.filter((e) => reasons.get(e) !== 'duplicate' && fresh.delete(`${e.id}|${e.kind}`)),
+    );
   }
   return counted;
 }

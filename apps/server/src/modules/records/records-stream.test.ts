@@ -48,8 +48,8 @@ const like = (rkey: string, by: string, subject: string, minutesAgo: number): St
 
 /**
  * The records page on a stream network (Bluesky's shapes, the engine's own ingest): each record with its CID,
- * newest first, paged; a deleted like kept void ('deleted') and its point gone; a like that came once its post no
- * longer moved kept void ('late'); a reconcile's raise shown as not traceable; an interaction with its record.
+ * newest first, paged; a deleted like kept void ('deleted') and its point gone; a second like by the same account
+ * kept void ('duplicate'); a like that came once its post no longer moved kept void ('late'); a reconcile's raise shown as not traceable; an interaction with its record.
  */
 describe.each(testDatabaseKinds())('the records behind a line, on a stream network (%s)', (kind) => {
   let t: TestApp;
@@ -130,12 +130,12 @@ describe.each(testDatabaseKinds())('the records behind a line, on a stream netwo
     return recordsResponseSchema.parse(response.json()).data;
   };
 
-  it('lists a post line newest first with each record CID, author and link; a deleted like is void and took its point back', async () => {
+  it('lists a post line newest first with each record CID, author and link; a deleted like is void and took its point back; a second like by one account is void as a duplicate', async () => {
     const data = await records(`post=${encodeURIComponent(P)}`);
-    expect(data.counts).toEqual({ likes: 2, replies: 1, reposts: 0, quotes: 0 });
+    expect(data.counts).toEqual({ likes: 1, replies: 1, reposts: 0, quotes: 0 });
     expect(data.notTraceable).toEqual({ likes: 0, replies: 0, reposts: 0, quotes: 0 });
     expect(data.records.map((r) => [r.kind, r.uri, r.cid, r.state, r.reason, r.source])).toEqual([
-      ['like', `at://${B}/app.bsky.feed.like/3`, 'bafylike3', 'counted', null, 'stream'],
+      ['like', `at://${B}/app.bsky.feed.like/3`, 'bafylike3', 'void', 'duplicate', 'stream'],
       ['reply', uri('cat', 'app.bsky.feed.post', '3kreply'), 'bafy-kreply', 'counted', null, 'stream'],
       ['like', `at://${C}/app.bsky.feed.like/2`, 'bafylike2', 'void', 'deleted', 'stream'],
       ['like', `at://${B}/app.bsky.feed.like/1`, 'bafylike1', 'counted', null, 'stream'],
@@ -197,7 +197,7 @@ describe.each(testDatabaseKinds())('the records behind a line, on a stream netwo
     );
     const data = await records(`post=${encodeURIComponent(P)}`);
     expect(data.counts).toEqual({ likes: 5, replies: 1, reposts: 0, quotes: 0 });
-    expect(data.notTraceable).toEqual({ likes: 3, replies: 0, reposts: 0, quotes: 0 });
+    expect(data.notTraceable).toEqual({ likes: 4, replies: 0, reposts: 0, quotes: 0 });
   });
 
   it("shows a member's interaction with an official post with its record and CID, pending with its due date", async () => {

@@ -121,7 +121,7 @@ async function postPage(
 
 /** A stored record's void reason as the contract names it (one the engine does not know reads as deleted). */
 function voidReasonOf(reason: string | null): RecordVoidReason {
-  return reason === 'late' || reason === 'post-deleted' ? reason : 'deleted';
+  return reason === 'late' || reason === 'duplicate' || reason === 'post-deleted' ? reason : 'deleted';
 }
 
 /** Why an interaction was voided at its re-check, from the settle job's note. */

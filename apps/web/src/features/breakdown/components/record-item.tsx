@@ -14,6 +14,7 @@ const kindLabel: Record<LineRecord['kind'], string> = {
 export const voidReasonText: Record<RecordVoidReason, string> = {
   deleted: 'deleted by its author',
   late: 'came after the post’s counts were final',
+  duplicate: 'the same account’s second one: one counts',
   'post-deleted': 'the post is deleted',
   'post-protected': 'the post is no longer public',
   'over-daily-limit': 'the post is over the daily limit',
