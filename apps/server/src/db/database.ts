@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { pgliteStartParams, type PgliteMemory } from '../config/memory-config';
+import { guardDiskSpace, type DiskSpaceGuardOptions } from './pglite-disk-guard';
 import { initPgliteDataDir } from './pglite-init';
 import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
 import type { Database } from './schema';
@@ -45,6 +46,11 @@ export type DatabaseOptions =
        * memory then goes (pglite-init.ts).
        */
       initInChild?: boolean;
+      /**
+       * The free space kept on the data directory's disk (pglite-disk-guard.ts). Tests give a free space of their
+       * own (then in memory too).
+       */
+      diskGuard?: DiskSpaceGuardOptions;
     }
   | {
       kind: 'postgres';
@@ -85,7 +91,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         extensions: pgliteExtensions,
         ...(startParams ? { startParams } : {}),
       });
-      db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+      // On disk, writes stop before the disk is full (a full disk can hang PGlite: pglite-disk-guard.ts).
+      // In memory only when a test gives a free space of its own.
+      const disk = options.dataDir ?? (options.diskGuard ? 'memory' : undefined);
+      const guarded = disk ? guardDiskSpace(pglite, disk, options.diskGuard) : pglite;
+      db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
       embedded = pglite;
     } catch (error) {
       await lock?.release();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { testEnv } from '../config/test-env';
 import { openDatabase, type DatabaseHandle } from '../db/database';
+import type { DiskSpaceGuardOptions } from '../db/pglite-disk-guard';
 import { migrateToLatest } from '../db/migrate';
 import { dropSchemasLocked } from '../db/schema-drop-lock';
 import { migratedPgliteTemplate } from './pglite-template';
@@ -19,14 +20,16 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
  */
 export async function openTestDatabase(
   kind: TestDatabaseKind,
-  options: { migrate?: boolean } = {},
+  /** diskGuard: PGlite's free-space guard, on a free space the test sets (pglite-disk-guard.ts). */
+  options: { migrate?: boolean; diskGuard?: DiskSpaceGuardOptions } = {},
 ): Promise<DatabaseHandle> {
   const migrate = options.migrate ?? true;
   if (kind === 'pglite') {
-    if (!migrate) return openDatabase({ kind: 'pglite' });
+    const guard = options.diskGuard ? { diskGuard: options.diskGuard } : {};
+    if (!migrate) return openDatabase({ kind: 'pglite', ...guard });
     // A copy of a database migrated once (initdb and the migrations cost seconds for each database).
     const template = await migratedPgliteTemplate();
-    const handle = await openDatabase({ kind: 'pglite', loadDataDir: template });
+    const handle = await openDatabase({ kind: 'pglite', loadDataDir: template, ...guard });
     // Nothing to apply; a template that missed a migration would be caught up here, as on a real upgrade.
     await migrateToLatest(handle.db);
     return handle;

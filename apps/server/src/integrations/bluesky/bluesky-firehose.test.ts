@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { StreamInterest } from '../../social/stream-interest';
-import type { SkipReason } from '../../social/stream-source';
+import type { SkipReason, StreamLog } from '../../social/stream-source';
 import { BlueskyFirehose, StalledConnectionError } from './bluesky-firehose';
 import { createFrameReader } from './bluesky-frames';
 import { commitFrame, frame, like } from './bluesky-frames.test-support';
@@ -27,7 +27,11 @@ afterEach(async () => {
   }
 });
 
-function source(relayUrl: string, skipped: SkipReason[], extra: { idleTimeoutMs?: number } = {}) {
+function source(
+  relayUrl: string,
+  skipped: SkipReason[],
+  extra: { idleTimeoutMs?: number; log?: StreamLog } = {},
+) {
   return new BlueskyFirehose({
     relayUrl,
     log: pino({ level: 'silent' }),
@@ -83,32 +87,51 @@ describe('the Bluesky stream source on a connection', () => {
       commitFrame(seq, 'did:plc:bob', [
         { action: 'create', path: `app.bsky.feed.like/${key}`, block: await like(TRACKED) },
       ]);
+    const resent = await likeAt(4, 'b');
     const frames = [
       await likeAt(2, 'at-cursor'), // the frame at the cursor asked from, sent again (the PDS's outbox does)
       await likeAt(3, 'a'),
       await likeAt(3, 'a'), // a re-send
       await likeAt(1, 'old'), // a seq that goes back
-      await likeAt(4, 'b'),
+      resent,
+      // A relay that restarts re-sends what it sent before, thousands of frames in a row (issue 32's faults bench).
+      ...Array.from({ length: 400 }, () => resent),
+      await likeAt(5, 'c'),
     ];
     const url = await relay((socket) => {
       for (const f of frames) socket.send(f);
     });
     const skipped: SkipReason[] = [];
+    const lines: Array<{ reason?: string; frames?: number; firstSeq?: number; lastSeq?: number }> = [];
+    const log: StreamLog = {
+      info: () => undefined,
+      warn: (obj) => lines.push(obj),
+      error: () => undefined,
+    };
     const abort = new AbortController();
     const batches = [];
-    for await (const batch of source(url, skipped).read({ seq: 2 }, interest(), abort.signal)) {
+    for await (const batch of source(url, skipped, { log }).read({ seq: 2 }, interest(), abort.signal)) {
       batches.push(batch);
-      if (batch.cursor.seq === 4) abort.abort();
+      if (batch.cursor.seq === 5) abort.abort();
     }
     const events = batches.flatMap((b) => b.events);
     expect(events.map((e) => (e.type === 'like' ? e.id : e.type))).toEqual([
       'at://did:plc:bob/app.bsky.feed.like/a',
       'at://did:plc:bob/app.bsky.feed.like/b',
+      'at://did:plc:bob/app.bsky.feed.like/c',
     ]);
     const cursors = batches.map((b) => b.cursor.seq as number);
     expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
-    expect(cursors.at(-1)).toBe(4);
-    expect(skipped).toEqual(['replayed-seq', 'replayed-seq', 'replayed-seq']);
+    expect(cursors.at(-1)).toBe(5);
+    // The metric counts every frame skipped…
+    expect(skipped).toEqual(Array.from({ length: 403 }, () => 'replayed-seq'));
+    // …and the log has a line per run (3 runs here: seq 2; seq 3 and 1; 400 × seq 4), not one per frame, and
+    // says how many frames each held.
+    const replayed = lines.filter((l) => l.reason === 'replayed-seq');
+    expect(replayed.length).toBeGreaterThanOrEqual(1);
+    expect(replayed.length).toBeLessThanOrEqual(3);
+    expect(replayed.reduce((n, l) => n + (l.frames ?? 0), 0)).toBe(403);
+    expect(replayed.at(-1)).toMatchObject({ lastSeq: 4 });
   });
 
   it('a connection that stalls without closing (no frame, no pong) ends the read with an error and a count', async () => {

@@ -10,6 +10,7 @@ import type {
 import type { FrameReader } from './bluesky-frames';
 import { RELAY_REPLAY_MS } from './bluesky-facts';
 import { readRelay, StalledConnectionError, type RelayReadOptions, type RelaySink } from './bluesky-relay';
+import { SkipRunLog, type SkipRunOptions } from './bluesky-skip-runs';
 import { StreamThread } from './bluesky-stream-thread';
 import { postMadeAt } from './bluesky-tid';
 
@@ -45,8 +46,10 @@ export type FirehoseOptions = {
   maxUnacked?: number;
   gapFill?: GapFiller | undefined;
   gapNote: string;
-  /** Counts what was skipped (the operator's metric); each is also logged. */
+  /** Counts what was skipped (the operator's metric), each frame; each is also logged (`replayed-seq` by runs). */
   onSkip?: (reason: SkipReason) => void;
+  /** When a run of `replayed-seq` skips is logged (bluesky-skip-runs.ts). */
+  skipRuns?: SkipRunOptions;
 };
 
 /**
@@ -75,13 +78,28 @@ export class BlueskyFirehose implements StreamSource {
     info: (name, message) => this.options.log.warn({ name, message }, 'bluesky stream: relay info'),
   };
   private thread: StreamThread | null = null;
+  private readonly replayed: SkipRunLog;
 
   constructor(private readonly options: FirehoseOptions) {
     this.gapFill = options.gapFill;
     this.gapNote = options.gapNote;
+    this.replayed = new SkipRunLog(options.log, options.skipRuns);
   }
 
-  read(
+  async *read(
+    cursor: StreamCursor | null,
+    interest: StreamInterest,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamBatch> {
+    try {
+      yield* this.readConnection(cursor, interest, signal);
+    } finally {
+      // A run of re-sent frames the connection ended in is logged now, not a quiet second later.
+      this.replayed.flush();
+    }
+  }
+
+  private readConnection(
     cursor: StreamCursor | null,
     interest: StreamInterest,
     signal: AbortSignal,
@@ -108,6 +126,12 @@ export class BlueskyFirehose implements StreamSource {
   private skip(reason: SkipReason, detail: string, seq: number | null = null): void {
     this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
     this.options.onSkip?.(reason);
+    if (reason === 'replayed-seq') {
+      this.replayed.add(seq, detail);
+      return;
+    }
+    // Another kind of skip ends a run of re-sent frames: the log stays in the order things came.
+    this.replayed.flush();
     this.options.log.warn({ reason, detail, seq }, 'bluesky stream: input skipped');
   }
 }
