@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@manaboard/contract';
+import { DiskSpaceError } from '../db/pglite-disk-guard';
 import { AppError, internalErrorMessage, MemberServerDownError, TryAgainError } from '../lib/errors';
 import { routeFamilyOf } from './route-families';
 
@@ -48,8 +49,21 @@ function describeValidation(error: FastifyError): string {
   return `Invalid ${where}`;
 }
 
+/**
+ * A write refused because the embedded database's disk is nearly full (db/pglite-disk-guard.ts): nothing was
+ * saved, and the same request succeeds once the operator frees space. The log names the directory; the client is
+ * told only that it may try again.
+ */
+export const diskFullFailure: Failure = {
+  status: 503,
+  code: 'INTERNAL_ERROR',
+  message: 'The server is out of disk space, so nothing was saved. Please try again later.',
+  headers: { 'Retry-After': '60' },
+};
+
 /** Turns anything thrown into a failure the client may see; unknown errors become a generic 500. */
 export function toFailure(error: FastifyError | Error): Failure {
+  if (error instanceof DiskSpaceError) return diskFullFailure;
   if (error instanceof AppError) {
     return { status: error.status, code: error.code, message: error.message, headers: error.headers };
   }
