@@ -31,6 +31,15 @@ export type InterestChange =
   /** null: the new namer has no terms (a copy elsewhere cannot follow it). */
   { kind: 'load'; interest: PortableInterest | null } | { kind: 'add'; tracked: string[]; people: string[] };
 
+/**
+ * Where a source reads, as the interest records it with each event that begins to wait: the frame's `position`, a
+ * number that grows along the stream (Bluesky: its seq), and the network's `time` of it (ISO 8601; null if unknown).
+ */
+export type ReadPosition = { position: number; time: string | null };
+
+/** An event waiting for its post: since when (this process's clock) and where the source read it (null: unknown). */
+type Waiting = { event: StreamEvent; at: number; read: ReadPosition | null };
+
 /** The interest's default namer: nothing names the programme until a snapshot is loaded. */
 const namesNothing: Namer = Object.assign(() => false, { terms: null });
 
@@ -65,7 +74,7 @@ export class StreamInterest {
   private people = new Set<string>();
   private officials = new Set<string>();
   private names: Namer = namesNothing;
-  private readonly waiting = new Map<string, Array<{ event: StreamEvent; at: number }>>();
+  private readonly waiting = new Map<string, Waiting[]>();
   private waitingCount = 0;
   /**
    * The waiting posts in the order they began to wait, with when: the eviction reads this queue from its head. (Not
@@ -79,7 +88,23 @@ export class StreamInterest {
    * failed), the source reads again from the stored cursor, which may lie past these events, so they go back to
    * wait for their post (`rewind`), which comes again.
    */
-  private released: Array<{ postId: string; list: Array<{ event: StreamEvent; at: number }> }> = [];
+  private released: Array<{ postId: string; list: Waiting[] }> = [];
+  /** Where the source reads now (readingAt), recorded with each event that begins to wait. */
+  private reading: ReadPosition | null = null;
+  /**
+   * Posts whose waiting list may hold an event read before one that began to wait earlier in `order` (a rewind, a
+   * source reading again from its stored cursor): `oldestWaiting` looks at these besides the queue's head.
+   */
+  private readonly outOfOrder = new Set<string>();
+  /** The newest position an event began to wait at. */
+  private newestWaited = -Infinity;
+  /** A refill under way (`refill`): through which read position, and that position's network time (ms; NaN). */
+  private refillThrough: { position: number; time: number } | null = null;
+  /**
+   * The newest position this interest has read (or given up refilling to): what lies before it is in its waiting
+   * room already, so a source refills only what lies after it (a fresh interest has read nothing).
+   */
+  readThrough = -Infinity;
   /** What `keep` added since the engine began loading a snapshot (it must survive the snapshot). */
   private addedSince: { tracked: string[]; people: string[] } | null = null;
   /** Told of each snapshot loaded and each addition by the engine (a worker thread's copy follows them). */
@@ -143,6 +168,61 @@ export class StreamInterest {
   onChange(listener: (change: InterestChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The source reads the frame at `read` next: the events that begin to wait record it (oldestWaiting). */
+  readingAt(position: number, time: string | null): void {
+    this.reading = { position, time };
+    if (position > this.readThrough) this.readThrough = position;
+    if (this.refillThrough && position > this.refillThrough.position) this.refillThrough = null;
+  }
+
+  /**
+   * A source reads again, up to and including `through`, what a process that died had read already (its stored
+   * cursor), to refill the waiting room with what waited then; null ends it. Meanwhile an event that begins to wait
+   * is dated back by how long before `through` it was read (the network's time), so it waits only what is left of
+   * its WAITING_TTL_MS, and what its post releases is not remembered for a `rewind` (it was stored long ago: the
+   * source drops it). It ends by itself at the first position after `through`.
+   */
+  refill(through: ReadPosition | null): void {
+    this.refillThrough = through && {
+      position: through.position,
+      time: through.time ? Date.parse(through.time) : NaN,
+    };
+  }
+
+  /** Whether a refill is under way (the source drops what `keep` passes meanwhile). */
+  get refilling(): boolean {
+    return this.refillThrough !== null;
+  }
+
+  /**
+   * Where the oldest event still waiting was read (null: none waits, or the source says nothing of positions): a
+   * source that takes a batch hands it on with the batch, and the engine stores it beside the batch's cursor, so a
+   * process that dies can refill its waiting room from there (`refill`). Events released into a batch are not
+   * counted: the batch is stored with (or before) this answer, or it is lost and neither is stored.
+   */
+  oldestWaiting(): ReadPosition | null {
+    let oldest: ReadPosition | null = null;
+    const consider = (list: readonly Waiting[]) => {
+      for (const w of list) if (w.read && (!oldest || w.read.position < oldest.position)) oldest = w.read;
+    };
+    // The queue's first live list: every list begun in order after it was read after it (outOfOrder holds the rest).
+    const order = this.order;
+    while (order.head < order.ids.length) {
+      const list = this.waiting.get(order.ids[order.head] ?? '');
+      if (list && list[0]?.at === order.since[order.head]) {
+        consider(list);
+        break;
+      }
+      order.head++;
+    }
+    for (const id of this.outOfOrder) {
+      const list = this.waiting.get(id);
+      if (list) consider(list);
+      else this.outOfOrder.delete(id);
+    }
+    return oldest;
   }
 
   get size(): { tracked: number; people: number; waiting: number } {
@@ -215,16 +295,31 @@ export class StreamInterest {
   }
 
   private wait(postId: string, event: StreamEvent): void {
-    const at = this.now();
+    const now = this.now();
+    const read = this.reading;
+    const age = this.refillAge(read);
+    if (age >= WAITING_TTL_MS) return; // read again by a refill, and it would have left the waiting room by now
+    const at = now - age;
+    if (read) {
+      if (read.position < this.newestWaited) this.outOfOrder.add(postId);
+      else this.newestWaited = read.position;
+    }
     const list = this.waiting.get(postId);
-    if (list) list.push({ event, at });
+    if (list) list.push({ event, at, read });
     else {
-      this.waiting.set(postId, [{ event, at }]);
+      this.waiting.set(postId, [{ event, at, read }]);
       this.order.ids.push(postId);
       this.order.since.push(at);
     }
     this.waitingCount++;
-    this.evict(at);
+    this.evict(now);
+  }
+
+  /** How long before the refill's end an event read at `read` was read, in the network's time (0 if unknown). */
+  private refillAge(read: ReadPosition | null): number {
+    const end = this.refillThrough?.time;
+    const time = read?.time ? Date.parse(read.time) : NaN;
+    return end !== undefined && Number.isFinite(end) && Number.isFinite(time) ? Math.max(0, end - time) : 0;
   }
 
   /** Oldest first: past the age or over the limit, they are dropped. */
@@ -253,7 +348,7 @@ export class StreamInterest {
     if (!list) return [];
     this.waiting.delete(postId);
     this.waitingCount -= list.length;
-    this.released.push({ postId, list });
+    if (!this.refillThrough) this.released.push({ postId, list });
     return list.map((w) => w.event).flatMap((e) => this.pass(e));
   }
 
@@ -289,6 +384,7 @@ export class StreamInterest {
       this.order.ids.push(postId);
       this.order.since.push(back[0]?.at ?? this.now());
       this.waitingCount += list.length;
+      this.outOfOrder.add(postId);
     }
     if (released.length) this.evict(this.now());
   }

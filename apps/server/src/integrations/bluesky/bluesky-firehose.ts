@@ -9,6 +9,7 @@ import type {
 } from '../../social/stream-source';
 import type { FrameReader } from './bluesky-frames';
 import { RELAY_REPLAY_MS } from './bluesky-facts';
+import type { RefillReport } from './bluesky-refill';
 import { readRelay, StalledConnectionError, type RelayReadOptions, type RelaySink } from './bluesky-relay';
 import { StreamThread } from './bluesky-stream-thread';
 import { postMadeAt } from './bluesky-tid';
@@ -73,6 +74,7 @@ export class BlueskyFirehose implements StreamSource {
   private readonly sink: RelaySink = {
     skip: (reason, detail, seq) => this.skip(reason, detail, seq),
     info: (name, message) => this.options.log.warn({ name, message }, 'bluesky stream: relay info'),
+    refilled: (report) => this.refilled(report),
   };
   private thread: StreamThread | null = null;
 
@@ -85,6 +87,7 @@ export class BlueskyFirehose implements StreamSource {
     cursor: StreamCursor | null,
     interest: StreamInterest,
     signal: AbortSignal,
+    refill: StreamCursor | null = null,
   ): AsyncGenerator<StreamBatch> {
     const o = this.options;
     const portable = o.reader.portable;
@@ -100,9 +103,23 @@ export class BlueskyFirehose implements StreamSource {
         maxQueuedFrames: o.maxQueuedFrames,
         sliceMs: o.sliceMs ?? 10,
       };
-      return this.thread.read(relay, o.maxUnacked ?? 4, cursor, interest, signal);
+      return this.thread.read(relay, o.maxUnacked ?? 4, cursor, interest, signal, refill);
     }
-    return readRelay(o, o.reader, cursor, interest, signal, this.sink);
+    return readRelay(o, o.reader, cursor, interest, signal, this.sink, refill);
+  }
+
+  /** A refill of the waiting room after a start (bluesky-refill.ts), once per read that needed one. */
+  private refilled(report: RefillReport): void {
+    if (report.kind === 'too-old')
+      this.options.log.warn(
+        report,
+        'bluesky stream: the waiting room is not refilled: the relay no longer replays the oldest waiting like; reading on from the stored cursor (the refresh job heals those counts)',
+      );
+    else
+      this.options.log.info(
+        report,
+        `bluesky stream: waiting room refilled: ${report.frames} frames before the stored cursor read again (nothing stored), ${report.waiting} events waiting for their post`,
+      );
   }
 
   private skip(reason: SkipReason, detail: string, seq: number | null = null): void {
