@@ -286,6 +286,7 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
   const token = randomBytes(24).toString('hex');
   const env = { ...distinctAppEnv(relay, meta, origin, token), ...dbEnv };
   const errors = new Map<string, number>();
+  const refillAsks = new Set<number>();
   const listen = (app: UserServer) => {
     let buffered = '';
     app.child.stdout?.on('data', (chunk: Buffer) => {
@@ -294,7 +295,15 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
       buffered = lines.pop() ?? '';
       for (const line of lines) {
         if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+        const entry = JSON.parse(line) as {
+          level?: number;
+          msg?: string;
+          err?: { message?: string };
+          kind?: string;
+          asked?: number;
+        };
+        // A start that refilled its waiting room asked the relay from before its stored cursor (the app's log).
+        if (entry.kind === 'refilled' && typeof entry.asked === 'number') refillAsks.add(entry.asked);
         if ((entry.level ?? 0) < 50) continue;
         const key = `${entry.msg ?? '?'}: ${(entry.err?.message ?? '').split('\n')[0]?.slice(0, 160)}`;
         errors.set(key, (errors.get(key) ?? 0) + 1);
@@ -518,9 +527,15 @@ export async function runFault(fault: Fault, meta: DistinctMeta): Promise<Outcom
   }
 
   // The stored cursor, seen going back: each connection's cursor (exact), the metrics' lag (within its 0.1 s
-  // rounding and the sample's time: 250 ms), and on PostgreSQL the cursor read every 100 ms (exact).
+  // rounding and the sample's time: 250 ms), and on PostgreSQL the cursor read every 100 ms (exact). A start's
+  // refill asks from before the stored cursor (the oldest waiting like, whose frames it does not store again):
+  // such a connection is left out.
   const cursorBack: string[] = [];
-  const readers = connections.filter((c) => !c.probe);
+  const readers = connections.filter((c) => !c.probe && !(c.cursor !== null && refillAsks.has(c.cursor)));
+  if (refillAsks.size > 0)
+    notes.push(
+      `refills of the waiting room at a start asked from ${[...refillAsks].join(', ')} (left out above)`,
+    );
   for (let k = 1; k < readers.length; k++) {
     const [a, b] = [readers[k - 1]?.cursor, readers[k]?.cursor];
     if (a !== null && a !== undefined && (b === null || b === undefined || b < a))
