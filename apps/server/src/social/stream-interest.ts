@@ -68,6 +68,8 @@ export type InterestSnapshot = {
  * and they pass with their post if it turns out to be tracked. On the public network nearly every like names a post
  * the programme has never seen; where the network's post ids tell when a post was made (`madeAt`, Bluesky's TIDs),
  * one of a post made more than WAITING_TTL_MS before the like is dropped at once instead of filling the waiting room.
+ * The waiting room is memory: the engine stores where its oldest event was read (`oldestWaiting`) with the cursor,
+ * so a new process reads from there again to fill it (`refill`; issue 32).
  */
 export class StreamInterest {
   private tracked = new Set<string>();
