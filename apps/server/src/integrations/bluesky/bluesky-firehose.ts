@@ -48,6 +48,8 @@ export type FirehoseOptions = {
   gapNote: string;
   /** Counts what was skipped (the operator's metric); each is also logged. */
   onSkip?: (reason: SkipReason) => void;
+  /** Counts the frames a start read again to refill the waiting room (the operator's metric; also logged). */
+  onRefill?: (frames: number) => void;
 };
 
 /**
@@ -115,11 +117,13 @@ export class BlueskyFirehose implements StreamSource {
         report,
         'bluesky stream: the waiting room is not refilled: the relay no longer replays the oldest waiting like; reading on from the stored cursor (the refresh job heals those counts)',
       );
-    else
+    else {
+      this.options.onRefill?.(report.frames);
       this.options.log.info(
         report,
         `bluesky stream: waiting room refilled: ${report.frames} frames before the stored cursor read again (nothing stored), ${report.waiting} events waiting for their post`,
       );
+    }
   }
 
   private skip(reason: SkipReason, detail: string, seq: number | null = null): void {

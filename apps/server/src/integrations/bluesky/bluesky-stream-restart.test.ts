@@ -49,8 +49,13 @@ async function keepingRelay() {
   };
 }
 
-type Seen = { logs: Array<Record<string, unknown>>; skips: SkipReason[]; reports: StreamProgressReport[] };
-const nothingSeen = (): Seen => ({ logs: [], skips: [], reports: [] });
+type Seen = {
+  logs: Array<Record<string, unknown>>;
+  skips: SkipReason[];
+  refilled: number[];
+  reports: StreamProgressReport[];
+};
+const nothingSeen = (): Seen => ({ logs: [], skips: [], refilled: [], reports: [] });
 
 /** A stream job as a process starts it: nothing in memory but what it reads from the database. */
 function startedJob(database: DatabaseHandle, relayUrl: string, thread: 'worker' | 'inline', seen: Seen) {
@@ -74,6 +79,7 @@ function startedJob(database: DatabaseHandle, relayUrl: string, thread: 'worker'
       thread,
       gapNote: 'test',
       onSkip: (reason) => seen.skips.push(reason),
+      onRefill: (frames) => seen.refilled.push(frames),
     }),
     log,
     clock: systemClock,
@@ -171,6 +177,7 @@ describe.each(testDatabaseKinds())('a like waiting for its post when the process
           first: 101,
           waiting: 1,
         });
+        expect(second.refilled).toEqual([3]);
         // Nothing read again was stored, counted as skipped, or moved the cursor back.
         expect(second.skips).toEqual([]);
         expect(second.reports.map((r) => r.cursorTime?.toISOString())).toEqual([time(104)]);
