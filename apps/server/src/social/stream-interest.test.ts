@@ -174,4 +174,24 @@ describe('the stream interest', () => {
     expect(i.size.waiting).toBe(1);
     expect(i.oldestWaiting()?.position).toBe(32);
   });
+
+  it('the oldest waiting is not hidden by a post that waited, was released and waits again in the same millisecond', () => {
+    // In a backlog many frames are read in one millisecond: the queue's entry of a released list must not pass for
+    // the list that began after it.
+    const i = interest();
+    const [x, y] = [`post:${T - 2_000}`, `post:${T - 1_000}`];
+    i.readingAt(10, null);
+    i.keep(like(x, T, 1));
+    i.readingAt(11, null);
+    i.keep(like(y, T, 2));
+    i.readingAt(12, null);
+    expect(i.keep(post(x, T - 2_000, true)).map(idOf)).toEqual([x, 'like:1']);
+    i.confirm();
+    // The engine did not track x after all (the interest is a superset): its next snapshot leaves it out.
+    i.load({ tracked: [], people: [], officials: [], names: (p) => p.text.includes('#ManaBoard') });
+    i.readingAt(13, null);
+    i.keep(like(x, T, 3));
+    expect(i.size.waiting).toBe(2);
+    expect(i.oldestWaiting()?.position).toBe(11);
+  });
 });

@@ -79,11 +79,12 @@ export class StreamInterest {
   private readonly waiting = new Map<string, Waiting[]>();
   private waitingCount = 0;
   /**
-   * The waiting posts in the order they began to wait, with when: the eviction reads this queue from its head. (Not
-   * the Map's own order: iterating a Map from its start walks every entry deleted since V8 last rehashed it, so a
-   * full waiting room that churns paid for tens of thousands of dead entries on every like.)
+   * The waiting posts in the order they began to wait, each with its list: the eviction reads this queue from its
+   * head. An entry whose post's list is no longer that one (released, or released and waited for again later in the
+   * queue) is passed over. (Not the Map's own order: iterating a Map from its start walks every entry deleted since
+   * V8 last rehashed it, so a full waiting room that churns paid for tens of thousands of dead entries on every like.)
    */
-  private order: { ids: string[]; since: number[]; head: number } = { ids: [], since: [], head: 0 };
+  private order: { ids: string[]; lists: Waiting[][]; head: number } = { ids: [], lists: [], head: 0 };
   /**
    * Events `keep` released from the waiting room since the engine last stored what the source passed
    * (`confirm`): they are in the source's batch under way. If that batch is lost (the connection or the database
@@ -213,7 +214,7 @@ export class StreamInterest {
     const order = this.order;
     while (order.head < order.ids.length) {
       const list = this.waiting.get(order.ids[order.head] ?? '');
-      if (list && list[0]?.at === order.since[order.head]) {
+      if (list && list === order.lists[order.head]) {
         consider(list);
         break;
       }
@@ -309,9 +310,10 @@ export class StreamInterest {
     const list = this.waiting.get(postId);
     if (list) list.push({ event, at, read });
     else {
-      this.waiting.set(postId, [{ event, at, read }]);
+      const begun = [{ event, at, read }];
+      this.waiting.set(postId, begun);
       this.order.ids.push(postId);
-      this.order.since.push(at);
+      this.order.lists.push(begun);
     }
     this.waitingCount++;
     this.evict(now);
@@ -330,8 +332,7 @@ export class StreamInterest {
     while (order.head < order.ids.length) {
       const id = order.ids[order.head] ?? '';
       const list = this.waiting.get(id);
-      // An entry whose post was released (or released and waited for again, later in the queue) is passed over.
-      const current = list?.[0]?.at === order.since[order.head] ? list : undefined;
+      const current = list !== undefined && list === order.lists[order.head] ? list : undefined;
       if (current && this.waitingCount <= WAITING_LIMIT && at - (current[0]?.at ?? at) < WAITING_TTL_MS)
         break;
       order.head++;
@@ -341,7 +342,7 @@ export class StreamInterest {
       }
     }
     if (order.head > 4096 && order.head * 2 > order.ids.length) {
-      this.order = { ids: order.ids.slice(order.head), since: order.since.slice(order.head), head: 0 };
+      this.order = { ids: order.ids.slice(order.head), lists: order.lists.slice(order.head), head: 0 };
     }
   }
 
@@ -380,11 +381,11 @@ export class StreamInterest {
     const released = this.released;
     this.released = [];
     for (const { postId, list } of released) {
-      // Back in the queue as the post's waiting list now begins (an entry that no longer matches is passed over).
+      // Back in the queue as the post's waiting list now begins (the entry of a list it replaces is passed over).
       const back = [...list, ...(this.waiting.get(postId) ?? [])];
       this.waiting.set(postId, back);
       this.order.ids.push(postId);
-      this.order.since.push(back[0]?.at ?? this.now());
+      this.order.lists.push(back);
       this.waitingCount += list.length;
       this.outOfOrder.add(postId);
     }
