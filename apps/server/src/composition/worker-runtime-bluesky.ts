@@ -53,7 +53,7 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
     ...(metrics
       ? {
           onSkip: (reason) => metrics.countStreamSkip(reason),
-          onRefill: (frames) => metrics.countStreamRefill(frames),
+          onRefill: (frames) => metrics.countStreamRefill('bluesky', frames),
         }
       : {}),
   });
