@@ -5,6 +5,8 @@ import { startAsUser, type UserServer } from './user-process';
 export class AppUnderFault {
   /** Each error the app logged ("msg: err.message's first line"), and how often. */
   readonly errors = new Map<string, number>();
+  /** The cursors a start asked the relay from to refill its waiting room (its `refilled` log line). */
+  readonly refillAsks = new Set<number>();
   /** The process now (a restart replaces it). */
   current!: UserServer;
 
@@ -52,7 +54,15 @@ export class AppUnderFault {
       buffered = lines.pop() ?? '';
       for (const line of lines) {
         if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+        const entry = JSON.parse(line) as {
+          level?: number;
+          msg?: string;
+          err?: { message?: string };
+          kind?: string;
+          asked?: number;
+        };
+        // A start that refilled its waiting room asked the relay from before its stored cursor (the app's log).
+        if (entry.kind === 'refilled' && typeof entry.asked === 'number') this.refillAsks.add(entry.asked);
         if ((entry.level ?? 0) < 50) continue;
         const key = `${entry.msg ?? '?'}: ${(entry.err?.message ?? '').split('\n')[0]?.slice(0, 160)}`;
         this.errors.set(key, (this.errors.get(key) ?? 0) + 1);

@@ -29,6 +29,7 @@ export function createBlueskyStreaming(options: {
   gapFill?: Parameters<typeof createBlueskyReading>[0]['gapFill'];
   officialHandleDomain?: string;
   onSkip?: (reason: SkipReason) => void;
+  onRefill?: (frames: number) => void;
 }) {
   const { db, log, clock } = options;
   const { maxBackoffMs, onProgress, ...tuning } = options.stream ?? {};
@@ -40,6 +41,7 @@ export function createBlueskyStreaming(options: {
     ...(options.gapFill ? { gapFill: options.gapFill } : {}),
     ...(options.officialHandleDomain ? { officialHandleDomain: options.officialHandleDomain } : {}),
     ...(options.onSkip ? { onSkip: options.onSkip } : {}),
+    ...(options.onRefill ? { onRefill: options.onRefill } : {}),
   });
   const ingest = new StreamIngest({
     db,

@@ -50,7 +50,12 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
         if (report.stored > 0) totalsSoon.request();
       },
     },
-    ...(metrics ? { onSkip: (reason) => metrics.countStreamSkip(reason) } : {}),
+    ...(metrics
+      ? {
+          onSkip: (reason) => metrics.countStreamSkip(reason),
+          onRefill: (frames) => metrics.countStreamRefill('bluesky', frames),
+        }
+      : {}),
   });
   // The app account (sealed) publishes each closed week's ledger hash, when it is the first official account.
   const appAccount = config.bluesky.appAccount;

@@ -122,6 +122,8 @@ export interface IngestStateTable {
   /** The last run's wall-clock duration and counts (migration 0014). */
   last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
   last_items: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
+  /** A stream's: where the oldest event waiting for its post was read, saved with `cursor` (migration 0025). */
+  waiting_cursor: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   updated_at: Defaulted<Date>;
 }
 

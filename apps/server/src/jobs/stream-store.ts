@@ -35,7 +35,12 @@ export class StreamStore {
   /** False once the job stopped: a deferred cursor save is dropped, never written after a stop. */
   active = false;
   private readonly waiters: Array<{ reached: (cursor: StreamCursor) => boolean; resolve: () => void }> = [];
-  private pending: { cursor: StreamCursor; seen: number; cursorTime: Date | null } | null = null;
+  private pending: {
+    cursor: StreamCursor;
+    seen: number;
+    cursorTime: Date | null;
+    waiting: StreamCursor | null;
+  } | null = null;
   private savedAt = 0;
   private recordedAt = 0;
   private loadedAt = 0;
@@ -85,6 +90,7 @@ export class StreamStore {
         cursor: batch.cursor,
         seen: (this.pending?.seen ?? 0) + batch.seen,
         cursorTime: batch.cursorTime,
+        waiting: batch.waiting ?? null,
       };
       const wait = this.savedAt + (this.deps.cursorEveryMs ?? 1_000) - now;
       if (wait <= 0) await this.saveOnlyCursor();
@@ -103,7 +109,16 @@ export class StreamStore {
     const officials = await ingest.officialIds(rules, version);
     if (version !== this.rulesVersion || now - this.loadedAt > (this.deps.interestEveryMs ?? 600_000))
       await this.loadInterest();
-    const result = await ingest.ingest(rules, officials, batch.events, batch.cursor, new Date(now));
+    // Beside the cursor, where the oldest like still waiting for its post was read: a start after a crash refills
+    // the waiting room from there (StreamSource.read's `refill`).
+    const result = await ingest.ingest(
+      rules,
+      officials,
+      batch.events,
+      batch.cursor,
+      new Date(now),
+      batch.waiting ?? null,
+    );
     this.interest.add(result.followed, result.involved);
     // Stored: the likes the batch's posts released from the waiting room are counted (the source is suspended
     // while a batch is stored, so nothing released since is in it).
@@ -123,7 +138,7 @@ export class StreamStore {
     if (!pending || !this.active) return;
     this.pending = null;
     const now = new Date(this.deps.clock.now());
-    await saveCursor(this.deps.db, STREAM_JOB, pending.cursor, now);
+    await saveCursor(this.deps.db, STREAM_JOB, pending.cursor, now, pending.waiting);
     this.saved(pending.cursor, { at: now, seen: pending.seen, stored: 0, cursorTime: pending.cursorTime });
   }
 

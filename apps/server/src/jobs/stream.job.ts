@@ -81,8 +81,8 @@ export class StreamJob {
     this.abort = new AbortController();
     const signal = this.abort.signal;
     try {
-      const cursor = await this.prepare(signal);
-      this.loop = this.run(signal, 0, null, cursor);
+      const start = await this.prepare(signal);
+      this.loop = this.run(signal, 0, null, start);
     } catch (error) {
       this.loop = this.run(signal, 1, error);
     }
@@ -101,24 +101,28 @@ export class StreamJob {
     await this.gaps.stop();
   }
 
-  /** Reads the stored cursor, reports a gap, loads the interest. */
-  private async prepare(signal: AbortSignal): Promise<StreamCursor | null> {
+  /**
+   * Reads the stored cursor (and where the oldest like waiting for its post was read then, to refill the waiting
+   * room from: a process that died lost it), reports a gap, loads the interest.
+   */
+  private async prepare(signal: AbortSignal): Promise<ReadStart> {
     const state = await readState(this.deps.db, STREAM_JOB);
     const stored = (state?.cursor ?? {}) as StreamCursor;
     this.store.stored = stored;
     await this.gaps.check(stored, signal);
     await this.store.loadInterest();
-    return Object.keys(stored).length > 0 ? stored : null;
+    const refill = (state?.waiting_cursor ?? null) as StreamCursor | null;
+    return { cursor: Object.keys(stored).length > 0 ? stored : null, refill };
   }
 
   private async run(
     signal: AbortSignal,
     failures: number,
     failure: unknown,
-    initial?: StreamCursor | null,
+    initial?: ReadStart,
   ): Promise<void> {
     // undefined: the stored cursor must be read (again) first.
-    let cursor: StreamCursor | null | undefined = initial;
+    let start: ReadStart | undefined = initial;
     let failed = failures;
     let error = failure;
     while (!signal.aborted) {
@@ -133,8 +137,9 @@ export class StreamJob {
         if (signal.aborted) return;
       }
       try {
-        if (cursor === undefined) cursor = await this.prepare(signal);
-        for await (const batch of this.deps.source.read(cursor, this.store.interest, signal)) {
+        start ??= await this.prepare(signal);
+        const { cursor, refill } = start;
+        for await (const batch of this.deps.source.read(cursor, this.store.interest, signal, refill)) {
           if (signal.aborted) return;
           await this.store.put(batch);
           failed = 0;
@@ -145,7 +150,7 @@ export class StreamJob {
         if (signal.aborted) return;
         failed++;
         error = caught;
-        cursor = undefined;
+        start = undefined;
         this.store.drop();
         // The batch under way is lost: the likes its posts released from the waiting room wait again, since the
         // stored cursor may lie past them (only their posts are read again).
@@ -154,6 +159,9 @@ export class StreamJob {
     }
   }
 }
+
+/** Where a read starts: the stored cursor, and where to refill the waiting room from (StreamSource.read). */
+type ReadStart = { cursor: StreamCursor | null; refill: StreamCursor | null };
 
 /** A backoff that a stop cuts short. */
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

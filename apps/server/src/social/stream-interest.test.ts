@@ -115,4 +115,83 @@ describe('the stream interest', () => {
     expect(i.keep(post(b, T - 1_000, true)).map(idOf)).toEqual([b, 'like:2']);
     expect(i.keep(post(a, T - 2_000, true)).map(idOf)).toEqual([a]);
   });
+
+  it('tells where the oldest like still waiting was read, also after a rewind and a read again from an older position', () => {
+    // Issue 32 (a SIGKILL): the engine stores this beside its cursor, so a new process can refill the waiting room.
+    const i = interest();
+    const at = (seq: number) => new Date(T + seq * 1_000).toISOString();
+    const [a, b, c] = [`post:${T - 3_000}`, `post:${T - 2_000}`, `post:${T - 1_000}`];
+    expect(i.oldestWaiting()).toBeNull();
+    i.readingAt(10, at(10));
+    i.keep(like(a, T, 1));
+    i.readingAt(11, at(11));
+    i.keep(like(b, T, 2));
+    expect(i.oldestWaiting()).toEqual({ position: 10, time: at(10) });
+    // a's post releases its like: b's is the oldest waiting; a lost batch puts a's back (read at 10).
+    i.readingAt(12, at(12));
+    i.keep(post(a, T - 3_000, true));
+    expect(i.oldestWaiting()?.position).toBe(11);
+    i.rewind();
+    expect(i.oldestWaiting()?.position).toBe(10);
+    i.keep(post(a, T - 3_000, true));
+    i.confirm();
+    // The source reads again from an older cursor (a lost read-ahead): a like read at 9 waits after b's in the queue.
+    i.readingAt(9, at(9));
+    i.keep(like(c, T, 3));
+    expect(i.oldestWaiting()?.position).toBe(9);
+    i.readingAt(13, at(13));
+    i.keep(post(c, T - 1_000, true));
+    expect(i.oldestWaiting()?.position).toBe(11);
+    expect(i.readThrough).toBe(13);
+  });
+
+  it('a refill dates back what begins to wait, keeps nothing it released for a rewind, and ends after its last position', () => {
+    let now = T + 60 * 60_000;
+    const i = interest(() => now);
+    const at = (minutes: number) => new Date(T + minutes * 60_000).toISOString();
+    const [old, kept, released] = [`post:${T}`, `post:${T + 1}`, `post:${T + 2}`];
+    // Read again through position 30, read 20 minutes after position 10 and 10 minutes after position 20.
+    i.refill({ position: 30, time: at(20) });
+    expect(i.refilling).toBe(true);
+    i.readingAt(10, at(0));
+    i.keep(like(old, T, 1)); // read 20 minutes before the cursor: it would have left the waiting room already
+    i.readingAt(20, at(10));
+    i.keep(like(kept, T, 2));
+    i.keep(like(released, T, 3));
+    expect(i.size.waiting).toBe(2);
+    i.readingAt(25, at(12));
+    // Its post came before the cursor too: both were stored then; the source drops what is passed now.
+    expect(i.keep(post(released, T, true)).map(idOf)).toEqual([released, 'like:3']);
+    i.readingAt(31, at(21));
+    expect(i.refilling).toBe(false);
+    i.rewind();
+    expect(i.size.waiting).toBe(1);
+    expect(i.oldestWaiting()).toEqual({ position: 20, time: at(10) });
+    // Dated back 10 minutes: 5 minutes on it leaves (WAITING_TTL_MS is 15).
+    now += WAITING_TTL_MS - 10 * 60_000;
+    i.readingAt(32, at(26));
+    i.keep(like(`post:${now}`, now, 4));
+    expect(i.size.waiting).toBe(1);
+    expect(i.oldestWaiting()?.position).toBe(32);
+  });
+
+  it('the oldest waiting is not hidden by a post that waited, was released and waits again in the same millisecond', () => {
+    // In a backlog many frames are read in one millisecond: the queue's entry of a released list must not pass for
+    // the list that began after it.
+    const i = interest();
+    const [x, y] = [`post:${T - 2_000}`, `post:${T - 1_000}`];
+    i.readingAt(10, null);
+    i.keep(like(x, T, 1));
+    i.readingAt(11, null);
+    i.keep(like(y, T, 2));
+    i.readingAt(12, null);
+    expect(i.keep(post(x, T - 2_000, true)).map(idOf)).toEqual([x, 'like:1']);
+    i.confirm();
+    // The engine did not track x after all (the interest is a superset): its next snapshot leaves it out.
+    i.load({ tracked: [], people: [], officials: [], names: (p) => p.text.includes('#ManaBoard') });
+    i.readingAt(13, null);
+    i.keep(like(x, T, 3));
+    expect(i.size.waiting).toBe(2);
+    expect(i.oldestWaiting()?.position).toBe(11);
+  });
 });

@@ -1,12 +1,7 @@
 import type { PostEvent, StreamEvent } from './stream-events';
+import { WaitingRoom, WAITING_TTL_MS, type ReadPosition } from './stream-waiting-room';
 
-/** Events waiting for a post the stream has not shown yet, at most this many (the oldest leave first)... */
-export const WAITING_LIMIT = 50_000;
-/**
- * ...each for at most this long; and an event about a post its source says was made more than this long before the
- * event does not wait at all (the stream showed that post long ago, so it is not one the programme follows).
- */
-export const WAITING_TTL_MS = 15 * 60_000;
+export { WAITING_LIMIT, WAITING_TTL_MS, type ReadPosition } from './stream-waiting-room';
 
 /**
  * A namer a source's worker thread can build again from plain data (programmeNamer attaches its terms): a function
@@ -59,27 +54,16 @@ export type InterestSnapshot = {
  * and they pass with their post if it turns out to be tracked. On the public network nearly every like names a post
  * the programme has never seen; where the network's post ids tell when a post was made (`madeAt`, Bluesky's TIDs),
  * one of a post made more than WAITING_TTL_MS before the like is dropped at once instead of filling the waiting room.
+ * The waiting room is memory: the engine stores where its oldest event was read (`oldestWaiting`) with the cursor,
+ * so a new process reads from there again to fill it (`refill`; issue 32).
  */
 export class StreamInterest {
   private tracked = new Set<string>();
   private people = new Set<string>();
   private officials = new Set<string>();
   private names: Namer = namesNothing;
-  private readonly waiting = new Map<string, Array<{ event: StreamEvent; at: number }>>();
-  private waitingCount = 0;
-  /**
-   * The waiting posts in the order they began to wait, with when: the eviction reads this queue from its head. (Not
-   * the Map's own order: iterating a Map from its start walks every entry deleted since V8 last rehashed it, so a
-   * full waiting room that churns paid for tens of thousands of dead entries on every like.)
-   */
-  private order: { ids: string[]; since: number[]; head: number } = { ids: [], since: [], head: 0 };
-  /**
-   * Events `keep` released from the waiting room since the engine last stored what the source passed
-   * (`confirm`): they are in the source's batch under way. If that batch is lost (the connection or the database
-   * failed), the source reads again from the stored cursor, which may lie past these events, so they go back to
-   * wait for their post (`rewind`), which comes again.
-   */
-  private released: Array<{ postId: string; list: Array<{ event: StreamEvent; at: number }> }> = [];
+  /** Likes, reposts, replies and quotes waiting for their post (stream-waiting-room.ts). */
+  private readonly waiting: WaitingRoom;
   /** What `keep` added since the engine began loading a snapshot (it must survive the snapshot). */
   private addedSince: { tracked: string[]; people: string[] } | null = null;
   /** Told of each snapshot loaded and each addition by the engine (a worker thread's copy follows them). */
@@ -91,7 +75,9 @@ export class StreamInterest {
     private readonly now: () => number = Date.now,
     /** When a post was made, where the network's ids tell (StreamSource.postMadeAt). */
     private readonly madeAt?: (postId: string) => number | undefined,
-  ) {}
+  ) {
+    this.waiting = new WaitingRoom(now);
+  }
 
   /** The engine is about to read a snapshot: what the source lets through meanwhile is kept across `load`. */
   beginLoad(): void {
@@ -145,8 +131,37 @@ export class StreamInterest {
     return () => this.listeners.delete(listener);
   }
 
+  /** The source reads the frame at `position` next (WaitingRoom.readingAt). */
+  readingAt(position: number, time: string | null): void {
+    this.waiting.readingAt(position, time);
+  }
+
+  /** A refill through `through` begins, or (null) ends (WaitingRoom.refill). */
+  refill(through: ReadPosition | null): void {
+    this.waiting.refill(through);
+  }
+
+  /** Whether a refill is under way (the source drops what `keep` passes meanwhile). */
+  get refilling(): boolean {
+    return this.waiting.refilling;
+  }
+
+  /** Where the oldest event still waiting was read (WaitingRoom.oldestWaiting). */
+  oldestWaiting(): ReadPosition | null {
+    return this.waiting.oldestWaiting();
+  }
+
+  /** The newest position read, or given up refilling to (WaitingRoom.readThrough). */
+  get readThrough(): number {
+    return this.waiting.readThrough;
+  }
+
+  set readThrough(position: number) {
+    this.waiting.readThrough = position;
+  }
+
   get size(): { tracked: number; people: number; waiting: number } {
-    return { tracked: this.tracked.size, people: this.people.size, waiting: this.waitingCount };
+    return { tracked: this.tracked.size, people: this.people.size, waiting: this.waiting.size };
   }
 
   /** Whether a deletion or identity change by this account can matter (asked before decoding anything). */
@@ -215,81 +230,30 @@ export class StreamInterest {
   }
 
   private wait(postId: string, event: StreamEvent): void {
-    const at = this.now();
-    const list = this.waiting.get(postId);
-    if (list) list.push({ event, at });
-    else {
-      this.waiting.set(postId, [{ event, at }]);
-      this.order.ids.push(postId);
-      this.order.since.push(at);
-    }
-    this.waitingCount++;
-    this.evict(at);
-  }
-
-  /** Oldest first: past the age or over the limit, they are dropped. */
-  private evict(at: number): void {
-    const order = this.order;
-    while (order.head < order.ids.length) {
-      const id = order.ids[order.head] ?? '';
-      const list = this.waiting.get(id);
-      // An entry whose post was released (or released and waited for again, later in the queue) is passed over.
-      const current = list?.[0]?.at === order.since[order.head] ? list : undefined;
-      if (current && this.waitingCount <= WAITING_LIMIT && at - (current[0]?.at ?? at) < WAITING_TTL_MS)
-        break;
-      order.head++;
-      if (current) {
-        this.waiting.delete(id);
-        this.waitingCount -= current.length;
-      }
-    }
-    if (order.head > 4096 && order.head * 2 > order.ids.length) {
-      this.order = { ids: order.ids.slice(order.head), since: order.since.slice(order.head), head: 0 };
-    }
+    this.waiting.wait(postId, event);
   }
 
   private release(postId: string): StreamEvent[] {
-    const list = this.waiting.get(postId);
-    if (!list) return [];
-    this.waiting.delete(postId);
-    this.waitingCount -= list.length;
-    this.released.push({ postId, list });
-    return list.map((w) => w.event).flatMap((e) => this.pass(e));
+    return this.waiting.release(postId).flatMap((e) => this.pass(e));
   }
 
-  /** The engine stored everything the source passed so far: the events released into it are counted. */
+  /** The engine stored everything the source passed so far (WaitingRoom.confirm). */
   confirm(): void {
-    if (this.released.length) this.released = [];
+    this.waiting.confirm();
   }
 
-  /** How many releases are not confirmed yet: a mark a reader that reads ahead takes at the end of each batch. */
+  /** A mark a reader that reads ahead takes at the end of each batch (WaitingRoom.releasedMark). */
   releasedMark(): number {
-    return this.released.length;
+    return this.waiting.releasedMark();
   }
 
-  /**
-   * The engine stored the batches up to one whose end was `mark` (releasedMark): the releases before it are
-   * counted; those after it belong to batches read ahead, not stored yet, and still go back on a `rewind`.
-   */
+  /** The engine stored the batches up to the one that ended at `mark` (WaitingRoom.confirmThrough). */
   confirmThrough(mark: number): void {
-    if (mark > 0) this.released.splice(0, mark);
+    this.waiting.confirmThrough(mark);
   }
 
-  /**
-   * The engine lost what the source passed since the last `confirm` (it reads again from the stored cursor): the
-   * events released from the waiting room since then wait again, as they were, for their post to come again.
-   */
+  /** The engine lost what the source passed since the last `confirm` (WaitingRoom.rewind). */
   rewind(): void {
-    const released = this.released;
-    this.released = [];
-    for (const { postId, list } of released) {
-      // Back in the queue as the post's waiting list now begins (an entry that no longer matches is passed over).
-      const back = [...list, ...(this.waiting.get(postId) ?? [])];
-      this.waiting.set(postId, back);
-      this.order.ids.push(postId);
-      this.order.since.push(back[0]?.at ?? this.now());
-      this.waitingCount += list.length;
-    }
-    if (released.length) this.evict(this.now());
+    this.waiting.rewind();
   }
 }

@@ -24,6 +24,13 @@ export type StreamBatch = {
   cursorTime: Date | null;
   /** Events read from the network for this batch, kept and dropped. */
   seen: number;
+  /**
+   * Where the oldest event still waiting for its post was read when the batch ended (the source's cursor of that
+   * frame, Bluesky `{ seq, time }`; null: none waits). Stored beside `cursor`, in the same write: a process that dies
+   * loses the waiting room, and the next start reads from here again to refill it (`read`'s `refill`). Absent: the
+   * source does not say.
+   */
+  waiting?: StreamCursor | null;
 };
 
 /** A window of the network's time the stream could not replay. */
@@ -54,6 +61,11 @@ export type GapFiller = (
  * most a bounded amount). A failure (connection lost, refused, stalled) rejects the iteration: the engine
  * backs off and calls `read` again from its stored cursor. Events the source cannot read (a malformed frame, a
  * record failing its schema, a bad signature) are skipped by the source and counted, never thrown.
+ *
+ * `refill` is the stored `waiting` (StreamBatch): when it lies before `cursor` and the interest has not read that
+ * far yet (a new process), the source first reads from it through `cursor` again and hands those events to the
+ * interest only, refilling its waiting room; it yields nothing of them (they were stored), then reads on as from
+ * `cursor`.
  */
 export interface StreamSource {
   /** For the log. */
@@ -64,6 +76,7 @@ export interface StreamSource {
     cursor: StreamCursor | null,
     interest: StreamInterest,
     signal: AbortSignal,
+    refill?: StreamCursor | null,
   ): AsyncIterable<StreamBatch>;
   /** Fills a gap, when the network has a way to (else a gap heals only for known posts, by the refresh job). */
   readonly gapFill?: GapFiller | undefined;

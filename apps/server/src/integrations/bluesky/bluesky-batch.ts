@@ -1,3 +1,4 @@
+import type { ReadPosition } from '../../social/stream-interest';
 import type { StreamBatch, StreamEvent } from '../../social/stream-source';
 
 /**
@@ -37,13 +38,15 @@ export class FrameBatch {
     return this.pending && (this.events.length >= batchSize || this.age >= flushMs);
   }
 
-  take(): StreamBatch {
+  /** The batch; `waiting`: where the oldest event still waiting for its post was read (StreamInterest.oldestWaiting). */
+  take(waiting?: ReadPosition | null): StreamBatch {
     const last = this.last;
     const batch: StreamBatch = {
       events: this.events,
       cursor: last?.time ? { seq: last.seq, time: last.time } : { seq: last?.seq },
       cursorTime: last?.time ? new Date(last.time) : null,
       seen: this.seen,
+      ...(waiting !== undefined ? { waiting: waiting && cursorOf(waiting) } : {}),
     };
     this.events = [];
     this.seen = 0;
@@ -51,3 +54,6 @@ export class FrameBatch {
     return batch;
   }
 }
+
+const cursorOf = (read: ReadPosition) =>
+  read.time ? { seq: read.position, time: read.time } : { seq: read.position };

@@ -9,6 +9,7 @@ import type {
 } from '../../social/stream-source';
 import type { FrameReader } from './bluesky-frames';
 import { RELAY_REPLAY_MS } from './bluesky-facts';
+import type { RefillReport } from './bluesky-refill';
 import { readRelay, StalledConnectionError, type RelayReadOptions, type RelaySink } from './bluesky-relay';
 import { SkipRunLog, type SkipRunOptions } from './bluesky-skip-runs';
 import { StreamThread } from './bluesky-stream-thread';
@@ -50,6 +51,8 @@ export type FirehoseOptions = {
   onSkip?: (reason: SkipReason) => void;
   /** When a run of `replayed-seq` skips is logged (bluesky-skip-runs.ts). */
   skipRuns?: SkipRunOptions;
+  /** Counts the frames a start read again to refill the waiting room (the operator's metric; also logged). */
+  onRefill?: (frames: number) => void;
 };
 
 /**
@@ -76,6 +79,7 @@ export class BlueskyFirehose implements StreamSource {
   private readonly sink: RelaySink = {
     skip: (reason, detail, seq) => this.skip(reason, detail, seq),
     info: (name, message) => this.options.log.warn({ name, message }, 'bluesky stream: relay info'),
+    refilled: (report) => this.refilled(report),
   };
   private thread: StreamThread | null = null;
   private readonly replayed: SkipRunLog;
@@ -103,6 +107,7 @@ export class BlueskyFirehose implements StreamSource {
     cursor: StreamCursor | null,
     interest: StreamInterest,
     signal: AbortSignal,
+    refill: StreamCursor | null = null,
   ): AsyncGenerator<StreamBatch> {
     const o = this.options;
     const portable = o.reader.portable;
@@ -118,9 +123,25 @@ export class BlueskyFirehose implements StreamSource {
         maxQueuedFrames: o.maxQueuedFrames,
         sliceMs: o.sliceMs ?? 10,
       };
-      return this.thread.read(relay, o.maxUnacked ?? 4, cursor, interest, signal);
+      return this.thread.read(relay, o.maxUnacked ?? 4, cursor, interest, signal, refill);
     }
-    return readRelay(o, o.reader, cursor, interest, signal, this.sink);
+    return readRelay(o, o.reader, cursor, interest, signal, this.sink, refill);
+  }
+
+  /** A refill of the waiting room after a start (bluesky-refill.ts), once per read that needed one. */
+  private refilled(report: RefillReport): void {
+    if (report.kind === 'too-old')
+      this.options.log.warn(
+        report,
+        'bluesky stream: the waiting room is not refilled: the relay no longer replays the oldest waiting like; reading on from the stored cursor (the refresh job heals those counts)',
+      );
+    else {
+      this.options.onRefill?.(report.frames);
+      this.options.log.info(
+        report,
+        `bluesky stream: waiting room refilled: ${report.frames} frames before the stored cursor read again (nothing stored), ${report.waiting} events waiting for their post`,
+      );
+    }
   }
 
   private skip(reason: SkipReason, detail: string, seq: number | null = null): void {

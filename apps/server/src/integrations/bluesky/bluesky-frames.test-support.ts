@@ -44,12 +44,16 @@ export function frame(header: object, body: object): Uint8Array {
 
 export type Op = { action: string; path: string; block?: Block };
 
-/** A #commit frame of `repo` with these ops; `blocks` (default: the ops' blocks) go into its CAR. */
+/**
+ * A #commit frame of `repo` with these ops; `blocks` (default: the ops' blocks) go into its CAR. Its time is
+ * 2026-01-01 plus `seq` seconds unless `time` says otherwise.
+ */
 export async function commitFrame(
   seq: number,
   repo: string,
   ops: readonly Op[],
   extraBlocks: readonly Block[] = [],
+  time = new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
 ): Promise<Uint8Array> {
   const blocks = [...ops.flatMap((o) => (o.block ? [o.block] : [])), ...extraBlocks];
   return frame(
@@ -69,7 +73,7 @@ export async function commitFrame(
         cid: o.block ? CID.toCidLink(o.block.cid) : null,
       })),
       blobs: [],
-      time: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+      time,
     },
   );
 }

@@ -85,6 +85,8 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
     }
     const seq = num(body.seq);
     const time = str(body.time);
+    // An event that begins to wait for its post records where it was read (the engine stores the oldest's).
+    if (seq !== null) interest.readingAt(seq, time);
     switch (header.t) {
       case '#commit':
         if (seq === null || typeof body.repo !== 'string')

@@ -33,6 +33,8 @@ export function createBlueskyReading(options: {
   officialHandleDomain?: string;
   /** Counts input the stream skipped (the operator's metric). */
   onSkip?: (reason: SkipReason) => void;
+  /** Counts the frames a start read again to refill the waiting room (the operator's metric). */
+  onRefill?: (frames: number) => void;
 }) {
   const { config, log, clock } = options;
   const network = new BlueskySocialNetwork({
@@ -63,6 +65,7 @@ export function createBlueskyReading(options: {
       ? 'posts written in between are searched for with the app account'
       : 'no app account (BLUESKY_APP_HANDLE, BLUESKY_APP_PASSWORD): only known posts heal via getPosts, posts written in between are not found',
     ...(options.onSkip ? { onSkip: options.onSkip } : {}),
+    ...(options.onRefill ? { onRefill: options.onRefill } : {}),
     ...options.stream,
   });
   return {

@@ -5,6 +5,7 @@ import type { SkipReason, StreamBatch, StreamCursor } from '../../social/stream-
 import { FrameBatch } from './bluesky-batch';
 import { FrameQueue } from './bluesky-frame-queue';
 import type { FrameReader, FrameResult } from './bluesky-frames';
+import { Refill, refillRange, type RefillReport } from './bluesky-refill';
 
 /** The socket refuses a message larger than this (memory's bound); the reader skips smaller oversized frames. */
 const SOCKET_MAX_PAYLOAD = 64 * 1024 * 1024;
@@ -25,10 +26,11 @@ export type RelayReadOptions = {
   sliceMs?: number | undefined;
 };
 
-/** Where the read reports what it skipped and the relay's informational messages. */
+/** Where the read reports what it skipped, the relay's informational messages, and a refill (bluesky-refill.ts). */
 export type RelaySink = {
   skip(reason: SkipReason, detail: string, seq: number | null): void;
   info(name: string, message: string): void;
+  refilled(report: RefillReport): void;
 };
 
 /**
@@ -49,9 +51,13 @@ export async function* readRelay(
   interest: StreamInterest,
   signal: AbortSignal,
   sink: RelaySink,
+  refill: StreamCursor | null = null,
 ): AsyncGenerator<StreamBatch> {
+  // A new process's waiting room is refilled first: read from the oldest waiting like, not stored again.
+  const refilling = new Refill(refillRange(cursor, refill, interest, sink), interest, sink);
+  const from = refilling.range ? refilling.range.from : cursor?.seq;
   const url = new URL('/xrpc/com.atproto.sync.subscribeRepos', o.relayUrl);
-  if (typeof cursor?.seq === 'number') url.searchParams.set('cursor', String(cursor.seq));
+  if (typeof from === 'number') url.searchParams.set('cursor', String(from));
   const socket = new WebSocket(url, { maxPayload: SOCKET_MAX_PAYLOAD });
   const queue = new FrameQueue(socket, o.maxQueuedFrames ?? 250);
   const idle = o.idleTimeoutMs ?? 60_000;
@@ -74,7 +80,7 @@ export async function* readRelay(
   // Every frame handed on must come after the cursor asked from and after the frame before it. A relay may send
   // one again (the PDS's own outbox re-sends the frame at the cursor when its sequencer is slow to see it) or
   // send a seq that goes back; such a frame is skipped and counted, never stored twice or moved back to.
-  let last = typeof cursor?.seq === 'number' ? cursor.seq : -Infinity;
+  let last = typeof from === 'number' ? from : -Infinity;
   let sliceStart = performance.now();
   try {
     while (!signal.aborted) {
@@ -86,7 +92,7 @@ export async function* readRelay(
       const frame = queue.next();
       if (!frame) {
         if (queue.failure) throw queue.failure;
-        if (batch.due(Infinity, flushMs)) yield batch.take();
+        if (batch.due(Infinity, flushMs)) yield batch.take(interest.oldestWaiting());
         else {
           await queue.waitFor(batch.pending ? flushMs - batch.age : flushMs);
           sliceStart = performance.now();
@@ -96,6 +102,14 @@ export async function* readRelay(
       const pending = reader.read(frame, interest);
       const result = pending instanceof Promise ? await pending : pending;
       const seq = result.kind === 'events' || result.kind === 'skip' ? result.seq : null;
+      if (refilling.absorbs(seq, last)) {
+        // Read again only to refill the waiting room: stored before, so nothing of it is handed on or counted.
+        if (result.kind === 'info' || result.kind === 'error') position(result, sink);
+        if (seq !== null) last = Math.max(last, seq);
+        continue;
+      }
+      // Past the refill, whatever lies at or before the stored cursor is a re-send.
+      last = Math.max(last, refilling.through);
       if (seq !== null && seq <= last) {
         sink.skip('replayed-seq', `seq ${seq} comes at or before seq ${last}, already handed on`, seq);
         continue;
@@ -103,9 +117,10 @@ export async function* readRelay(
       if (seq !== null) last = seq;
       const at = position(result, sink);
       if (at) batch.add(at, result.kind === 'events' ? result.events : []);
-      if (batch.due(batchSize, flushMs)) yield batch.take();
+      if (batch.due(batchSize, flushMs)) yield batch.take(interest.oldestWaiting());
     }
   } finally {
+    refilling.end();
     clearInterval(heartbeat);
     signal.removeEventListener('abort', onAbort);
     socket.removeAllListeners();

@@ -12,7 +12,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { PostEvent } from '../../social/stream-events';
 import { StreamInterest, type PortableInterest } from '../../social/stream-interest';
 import { createFrameReader } from './bluesky-frames';
-import { readRelay } from './bluesky-relay';
+import { readRelay, type RelaySink } from './bluesky-relay';
 import type { FromWorker, Note, ToWorker, WorkerStart } from './bluesky-stream-protocol';
 import { postMadeAt } from './bluesky-tid';
 
@@ -79,10 +79,21 @@ export function serveStreamThread(
     const notes: Note[] = [];
     signal.addEventListener('abort', wakeAck, { once: true });
     try {
-      const batches = readRelay(message.options, reader, message.cursor, interest, signal, {
-        skip: (reason, detail, seq) => notes.push({ type: 'skip', reason, detail, seq }),
-        info: (name, text) => notes.push({ type: 'info', name, message: text }),
-      });
+      const sink: RelaySink = {
+        skip: (reason, detail, seq) => void notes.push({ type: 'skip', reason, detail, seq }),
+        info: (name, text) => void notes.push({ type: 'info', name, message: text }),
+        refilled: (report) => void notes.push({ type: 'refill', report }),
+      };
+      // A new thread's waiting room is empty: the read refills it first (bluesky-refill.ts).
+      const batches = readRelay(
+        message.options,
+        reader,
+        message.cursor,
+        interest,
+        signal,
+        sink,
+        message.refill,
+      );
       for await (const batch of batches) {
         const n = next++;
         journal.set(n, open);

@@ -51,6 +51,7 @@ export class StreamThread {
     cursor: StreamCursor | null,
     interest: StreamInterest,
     signal: AbortSignal,
+    refill: StreamCursor | null = null,
   ): AsyncGenerator<StreamBatch> {
     const worker = this.start(interest);
     const id = ++this.reads;
@@ -65,7 +66,7 @@ export class StreamThread {
     this.inbox = { id, push };
     const onAbort = () => push({ kind: 'aborted' });
     signal.addEventListener('abort', onAbort, { once: true });
-    post(worker, { type: 'read', id, cursor, options, maxUnacked });
+    post(worker, { type: 'read', id, cursor, refill, options, maxUnacked });
     try {
       while (!signal.aborted) {
         const item = items.shift();
@@ -120,6 +121,7 @@ export class StreamThread {
   private receive(message: FromWorker): void {
     for (const note of message.notes) {
       if (note.type === 'skip') this.sink.skip(note.reason, note.detail, note.seq);
+      else if (note.type === 'refill') this.sink.refilled(note.report);
       else this.sink.info(note.name, note.message);
     }
     switch (message.type) {

@@ -8,12 +8,27 @@ export async function readState(db: Db, job: string): Promise<IngestState | unde
   return db.selectFrom('ingest_state').selectAll().where('job', '=', job).executeTakeFirst();
 }
 
-/** Saves a job's cursor; called inside the transaction of the batch it describes. */
-export async function saveCursor(db: Db, job: string, cursor: Record<string, unknown>, now: Date) {
+/**
+ * Saves a job's cursor; called inside the transaction of the batch it describes. A stream's `waiting` (where the
+ * oldest event still waiting for its post was read; null: none) is saved in the same write; left as it is when
+ * not given.
+ */
+export async function saveCursor(
+  db: Db,
+  job: string,
+  cursor: Record<string, unknown>,
+  now: Date,
+  waiting?: Record<string, unknown> | null,
+) {
+  const values = {
+    cursor: JSON.stringify(cursor),
+    updated_at: now,
+    ...(waiting !== undefined ? { waiting_cursor: waiting && JSON.stringify(waiting) } : {}),
+  };
   await db
     .insertInto('ingest_state')
-    .values({ job, cursor: JSON.stringify(cursor), updated_at: now })
-    .onConflict((oc) => oc.column('job').doUpdateSet({ cursor: JSON.stringify(cursor), updated_at: now }))
+    .values({ job, ...values })
+    .onConflict((oc) => oc.column('job').doUpdateSet(values))
     .execute();
 }
 

@@ -97,7 +97,8 @@ export class StreamIngest {
   /**
    * Stores one batch. With a `cursor`, the stream's cursor is saved in the same transaction; without one (posts
    * found outside the stream, e.g. filling a gap), only the events are stored, by the same rules: a post already
-   * tracked keeps its row and counts, so a post found twice counts once.
+   * tracked keeps its row and counts, so a post found twice counts once. `waiting` is saved with the cursor
+   * (ingest-state.repository.ts: saveCursor).
    */
   async ingest(
     rules: ProgrammeRules,
@@ -105,6 +106,7 @@ export class StreamIngest {
     events: readonly StreamEvent[],
     cursor: Record<string, unknown> | null,
     now: Date,
+    waiting: Record<string, unknown> | null = null,
   ): Promise<StreamBatchResult> {
     const seenAt = now.getTime();
     const deletions = [...new Set(events.flatMap((e) => (e.type === 'delete' ? [e.id] : [])))];
@@ -227,7 +229,7 @@ export class StreamIngest {
       touched.push(...(await applyRenames(trx, renames, now)));
       await authors.markAuthorsDirty(trx, touched);
       result.interactions = await recordInteractions(trx, rules, found, now);
-      if (cursor) await saveCursor(trx, STREAM_JOB, cursor, now);
+      if (cursor) await saveCursor(trx, STREAM_JOB, cursor, now, waiting);
     });
 
     // Only once the batch is stored: edges that found their post leave the waiting room, others enter it.

@@ -26,6 +26,7 @@ export class Metrics {
   private readonly jobItems: Counter<'job' | 'kind'>;
   private readonly networkCalls: Counter<'endpoint' | 'status'>;
   private readonly streamSkips: Counter<'reason'>;
+  private readonly streamRefilled: Counter<'stream'>;
   private readonly caches: LeaderboardCache[] = [];
   private rateWindows: (() => RateWindowReading[]) | undefined;
   private monthReads: (() => Promise<number>) | undefined;
@@ -129,6 +130,18 @@ export class Metrics {
       labelNames: ['reason'],
       registers,
     });
+    this.streamRefilled = new Counter({
+      name: 'manaboard_stream_refilled_frames_total',
+      help: 'Stream frames a start read again, before the stored cursor, to refill the waiting room of likes that came before their post (nothing of them stored again)',
+      // Labelled, so absent until a refill (the stream's series are absent where no stream runs).
+      labelNames: ['stream'],
+      registers,
+    });
+  }
+
+  /** Frames a start read again to refill the stream's waiting room (stored before: not stored again). */
+  countStreamRefill(stream: string, frames: number): void {
+    this.streamRefilled.inc({ stream }, frames);
   }
 
   /** One piece of stream input skipped (the source logged why). */
