@@ -34,7 +34,8 @@ export default defineConfig({
         test: {
           name: 'verifier',
           root: './packages/verifier',
-          include: ['src/**/*.test.ts'],
+          // dev/: the development tools' own tests (the tamper proxy).
+          include: ['src/**/*.test.ts', 'dev/**/*.test.ts'],
           environment: 'node',
           // The network tests start a local AT Protocol network (apps/server/src/test/atproto-network.ts).
           testTimeout: 60_000,

@@ -3,6 +3,7 @@ import { importCircles, importGraph, type ImportGraph } from './test/import-grap
 
 const SERVER = 'apps/server/src/';
 const DEV = 'apps/server/dev/';
+const VERIFIER_DEV = 'packages/verifier/dev/';
 
 /**
  * The server's layer rules (docs/architecture.md). The leaves in lib/ import nothing of the server but each other.
@@ -40,13 +41,16 @@ function layerCrossings(graph: ImportGraph): string[] {
 }
 
 /**
- * The development tools (apps/server/dev/: the Bluesky demo, on a dev dependency) stand outside the product:
- * nothing outside them imports them, tests aside.
+ * The development tools (apps/server/dev/: the Bluesky demo, on a dev dependency; packages/verifier/dev/: the
+ * tamper proxy) stand outside the product: nothing outside each of them imports it, tests aside.
  */
 function devToolCrossings(graph: ImportGraph): string[] {
+  const toolOf = (file: string) => [DEV, VERIFIER_DEV].find((dir) => file.startsWith(dir));
   return [...graph].flatMap(([file, targets]) => {
-    if (file.startsWith(DEV) || /\.test\.tsx?$/.test(file)) return [];
-    return targets.filter((to) => to.startsWith(DEV)).map((to) => `${file} → ${to}`);
+    if (/\.test\.tsx?$/.test(file)) return [];
+    return targets
+      .filter((to) => toolOf(to) !== undefined && toolOf(to) !== toolOf(file))
+      .map((to) => `${file} → ${to}`);
   });
 }
 
@@ -110,6 +114,7 @@ describe('the import graph', () => {
     expect(graph.get('apps/server/dev/demo-bluesky/demo-bluesky.ts')).toContain(
       'apps/server/dev/demo-bluesky/demo-world.ts',
     );
+    expect(graph.get(`${VERIFIER_DEV}tamper-proxy.ts`)).toContain(`${VERIFIER_DEV}ledger-tamper.ts`);
     expect(devToolCrossings(graph)).toEqual([]);
   });
 
@@ -194,11 +199,17 @@ describe('the checks themselves', () => {
         [`${DEV}demo-bluesky/demo-world.ts`, `${SERVER}config/config.ts`],
       ],
       [`${SERVER}modules/mana/demo.test.ts`, [`${DEV}demo-bluesky/demo-world.ts`]],
+      [`${VERIFIER}src/verify.ts`, [`${VERIFIER_DEV}ledger-tamper.ts`]],
+      [`${VERIFIER_DEV}tamper-proxy.ts`, [`${VERIFIER_DEV}ledger-tamper.ts`, `${VERIFIER}src/verify.ts`]],
+      [`${VERIFIER_DEV}ledger-tamper.ts`, [`${DEV}demo-bluesky/demo-world.ts`]],
+      [`${VERIFIER_DEV}ledger-tamper.test.ts`, [`${VERIFIER_DEV}tamper-proxy.ts`]],
     ]);
     expect(devToolCrossings(graph)).toEqual([
       `${SERVER}main.ts → ${DEV}demo-bluesky/demo-world.ts`,
       `${SERVER}test/bluesky-world.ts → ${DEV}demo-bluesky/demo-world.ts`,
       `bench/lib/demo.ts → ${DEV}demo-bluesky/demo-bluesky.ts`,
+      `${VERIFIER}src/verify.ts → ${VERIFIER_DEV}ledger-tamper.ts`,
+      `${VERIFIER_DEV}ledger-tamper.ts → ${DEV}demo-bluesky/demo-world.ts`,
     ]);
   });
 

@@ -10,6 +10,8 @@ import { startVerifierWorld, type VerifierWorld } from './test/network-world';
 import { pdsAt, startPlcProxy, startSilentServer } from './test/plc-proxy';
 import { renderReport, type Report } from './report';
 import { verifyLedger, type VerifyOptions } from './verify';
+import { TAMPER_CASES, type TamperCase } from '../dev/ledger-tamper';
+import { startTamperProxy } from '../dev/tamper-proxy';
 
 const reason = atprotoNetworkSkipReason();
 
@@ -164,6 +166,37 @@ describe.skipIf(reason)('verifying a week against a real local AT Protocol netwo
     report = await run();
     expect(report.hash.matches).toBe(false);
     expect(renderReport(report)).toContain(`hash         DIFFERS: the index says sha256:${'0'.repeat(64)}`);
+  });
+
+  it('names every case of the tamper proxy (dev/) in front of a closed week, the hash among them', async () => {
+    await w.serve(encodeLedger(lines()));
+    // Each case's own line; every case also changes the bytes, so the hash differs in each.
+    const named: Record<TamperCase, RegExp> = {
+      'fake-like': /^records\s+7 checked: 6 ok, 1 missing, 0 changed/m,
+      weight: /^members\s+1 of 2 differ from the recomputation$/m,
+      total: /^members\s+1 of 2 differ from the recomputation$/m,
+      cid: /^records\s+6 checked: 5 ok, 0 missing, 1 changed/m,
+      hash: /^published\s+DIFFERS: .*the post names sha256:\w+, the ledger's bytes hash to sha256:/m,
+    };
+    const said: string[] = [];
+    for (const tamperCase of TAMPER_CASES) {
+      const proxy = await startTamperProxy({
+        origin: w.origin.url,
+        tamperCase,
+        port: 0,
+        log: (l) => said.push(l),
+      });
+      try {
+        const report = await run({ origin: proxy.url });
+        const text = renderReport(report);
+        expect(report.exitCode, tamperCase).toBe(1);
+        expect(text, tamperCase).toMatch(/^hash\s+DIFFERS: the index says sha256:/m);
+        expect(text, tamperCase).toMatch(named[tamperCase]);
+      } finally {
+        await new Promise((resolve) => proxy.server.close(resolve));
+      }
+    }
+    expect(said.map((line) => line.split(': ')[1])).toEqual([...TAMPER_CASES]);
   });
 
   it('reports a like deleted after the week closed as deleted since, on the proof the operator kept', async () => {
