@@ -94,9 +94,10 @@ export class BlueskyFirehose implements StreamSource {
     cursor: StreamCursor | null,
     interest: StreamInterest,
     signal: AbortSignal,
+    refill: StreamCursor | null = null,
   ): AsyncGenerator<StreamBatch> {
     try {
-      yield* this.readConnection(cursor, interest, signal);
+      yield* this.readConnection(cursor, interest, signal, refill);
     } finally {
       // A run of re-sent frames the connection ended in is logged now, not a quiet second later.
       this.replayed.flush();
