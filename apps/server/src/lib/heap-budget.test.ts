@@ -44,12 +44,13 @@ describe('a heap budget', () => {
   it('frees what was garbage when it collects', () => {
     exposeGc();
     const budget = heapBudget(8 * MB);
+    const base = process.memoryUsage().arrayBuffers;
     // 24 MB made and dropped at once: garbage V8 has not collected yet.
     const made = (() => Array.from({ length: 24 }, (_, i) => Buffer.alloc(MB, i)).length)();
     expect(made).toBe(24);
-    const before = process.memoryUsage().arrayBuffers;
     expect(budget.check()).toBe(true);
-    expect(process.memoryUsage().arrayBuffers).toBeLessThan(before - 16 * MB);
+    // Most of it is gone (the rest of the process's own Buffers move by far less).
+    expect(process.memoryUsage().arrayBuffers).toBeLessThan(base + 8 * MB);
   });
 
   it('does nothing where the gc extension is not exposed', () => {
