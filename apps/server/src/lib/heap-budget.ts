@@ -22,7 +22,8 @@ const YOUNG = new Set(['new_space', 'new_large_object_space']);
 
 const inUse = () => {
   let old = 0;
-  for (const space of getHeapSpaceStatistics()) if (!YOUNG.has(space.space_name)) old += space.space_used_size;
+  for (const space of getHeapSpaceStatistics())
+    if (!YOUNG.has(space.space_name)) old += space.space_used_size;
   return old + getHeapStatistics().external_memory;
 };
 
