@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/database';
 import { Metrics } from '../modules/metrics/metrics';
+import { saveCursor } from '../modules/mana/ingest-state.repository';
 import { storedStreamReading } from '../modules/stream-progress/stream-progress.service';
 import { sample } from '../test/metrics-sample';
 import { openTestDatabase, testDatabaseKinds } from '../test/test-database';
@@ -118,6 +119,24 @@ describe.each(testDatabaseKinds())('the stream progress reporter (%s)', (kind) =
     const later = await storedStreamReading(db, new Date(clock.now + 60_000));
     expect(later).toMatchObject({ lagSeconds: 63, seenPerSecond: null, storedPerSecond: null });
     expect(later?.replayWindowLeftSeconds).toBe(DAY_S - 63);
+  });
+
+  it('reads the lag of the stored cursor itself when it is newer than the progress row (a restarted worker before its first report)', async () => {
+    const { db, clock, reporter, second } = await setUp();
+    for (let i = 0; i < 5; i++) second(500, 50, 3);
+    await reporter.persist();
+    // The stream stored on for 40 s of network time after the row was written (a backlog), then the process died.
+    await saveCursor(db, 'stream', { seq: 9, time: new Date(clock.now + 37_000).toISOString() }, new Date());
+    const at = new Date(clock.now + 60_000);
+    expect(await storedStreamReading(db, at)).toMatchObject({
+      cursorTime: new Date(clock.now + 37_000),
+      lagSeconds: 23,
+    });
+    // An older stored cursor (or one without a time) leaves the row's.
+    await saveCursor(db, 'stream', { seq: 1, time: new Date(clock.now - 60_000).toISOString() }, new Date());
+    expect(await storedStreamReading(db, at)).toMatchObject({ lagSeconds: 63 });
+    await saveCursor(db, 'stream', { seq: 1 }, new Date());
+    expect(await storedStreamReading(db, at)).toMatchObject({ lagSeconds: 63 });
   });
 
   it('keeps the stored events per tenth of a minute and the time left to catch up a backlog', async () => {

@@ -40,3 +40,19 @@ export async function newestProgress(db: Db): Promise<StreamProgressRow | undefi
     .limit(1)
     .executeTakeFirst();
 }
+
+/**
+ * The network time of the event the stream's stored cursor names (ingest_state, job `stream`: written with each
+ * stored batch), or null when none is stored or its cursor carries no time.
+ */
+export async function storedCursorTime(db: Db): Promise<Date | null> {
+  const row = await db
+    .selectFrom('ingest_state')
+    .select('cursor')
+    .where('job', '=', 'stream')
+    .executeTakeFirst();
+  const time = (row?.cursor as { time?: unknown } | undefined)?.time;
+  if (typeof time !== 'string') return null;
+  const at = new Date(time);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
