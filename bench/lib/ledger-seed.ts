@@ -10,6 +10,7 @@ import pg from 'pg';
 import { openDatabase } from '../../apps/server/src/db/database';
 import { migrateToLatest } from '../../apps/server/src/db/migrate';
 import type { Database } from '../../apps/server/src/db/schema';
+import { madeRecordLine } from '../../apps/server/src/modules/ledger/ledger-records.repository';
 import { ledgerWeek, weekAt, type LedgerWeek } from '../../apps/server/src/modules/ledger/ledger-week';
 import { rebuildAllTotals } from '../../apps/server/src/modules/mana/totals.service';
 import { activeRules } from '../../apps/server/src/modules/programme/programme.service';
@@ -58,6 +59,9 @@ async function seed(db: Kysely<Database>, size: LedgerSize, week: LedgerWeek): P
       lateral generate_series(0, case when p.n < ${sql.lit(large)} then ${sql.lit(inLarge)} else ${sql.lit(inSmall)} end - 1) as g,
       lateral (select p.n * 1000000 + g as r) as x
   `.execute(db);
+  // Each record's ledger line, as the stream stores it with the record (migration 0026; the same bytes,
+  // ledger-records.repository.test.ts).
+  await sql`update stream_records set line = ${madeRecordLine}`.execute(db);
   await sql`
     update posts set likes = c.likes, reposts = c.reposts, replies = c.replies, quotes = c.quotes
     from (select subject_id,
@@ -76,7 +80,7 @@ export async function ensureLedgerSeed(
   size: LedgerSize,
 ): Promise<{ seeded: SeededDb; week: LedgerWeek; records: number }> {
   const week = benchWeek();
-  const key = `ledger_v2_${week.week.replace('-', '_').toLowerCase()}_${size.members}_${size.records}`;
+  const key = `ledger_v3_${week.week.replace('-', '_').toLowerCase()}_${size.members}_${size.records}`;
   const seeded: SeededDb =
     kind === 'pglite'
       ? {

@@ -142,6 +142,8 @@ export interface StreamRecordsTable {
   void_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Who saw it: the event stream, or the AppView's lists when the refresh raised a count the stream missed. */
   source: Defaulted<'stream' | 'appview'>;
+  /** Its ledger line as stored with it (migration 0026; null before it: the ledger writes those itself). */
+  line: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A counted record's repository proof, kept from the stream's commit frame (migration 0022; ledger-format.md). */

@@ -23,6 +23,7 @@ import * as m0022 from './0022-record-proofs';
 import * as m0023 from './0023-stream-tenths';
 import * as m0024 from './0024-ledger-build-token';
 import * as m0025 from './0025-stream-waiting';
+import * as m0026 from './0026-record-lines';
 
 /** Every migration, in order. New migrations are added here (names sort in apply order). */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0023-stream-tenths': m0023,
   '0024-ledger-build-token': m0024,
   '0025-stream-waiting': m0025,
+  '0026-record-lines': m0026,
 };

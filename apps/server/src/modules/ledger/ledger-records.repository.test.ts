@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalLine } from '@manaboard/contract/ledger';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
+import { recordLine } from '../mana/stream-records.repository';
 import { recordPage, recordTexts } from './ledger-records.repository';
 
 /** Text a JSON encoder must escape or keep: quotes, backslashes, control characters, and beyond ASCII. */
@@ -89,5 +90,52 @@ describe.each(testDatabaseKinds())('record lines made by the database (%s)', (ki
     }
     expect(sizes).toEqual([6, 6, 6, 3]);
     expect(text).toBe(expected.join(''));
+  });
+
+  it('a line stored with its record (as the stream stores it) is the same line, stored or made, mixed in one post', async () => {
+    const other = `${post}/stored`;
+    const copies = records.map((r) => ({ ...r, id: `${r.id}/s`, subject_id: other }));
+    // Every other record with its line stored, the rest without: one post's text mixes both.
+    await database.db
+      .insertInto('stream_records')
+      .values(
+        copies.map((r, i) => ({
+          ...r,
+          line:
+            i % 2 === 0
+              ? recordLine({
+                  id: r.id,
+                  kind: r.kind,
+                  subjectId: other,
+                  authorId: r.author_id,
+                  createdAt: r.created_at,
+                  cid: r.cid,
+                })
+              : null,
+        })),
+      )
+      .execute();
+    const lines = [...copies]
+      .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((r) =>
+        canonicalLine({
+          author: r.author_id,
+          cid: r.cid,
+          createdAt: r.created_at.toISOString(),
+          kind: r.kind,
+          post: other,
+          type: 'record',
+          uri: r.id,
+        }),
+      );
+    expect((await recordTexts(database.db, [other], 100))[0]?.text).toBe(lines.join(''));
+    // And the stored lines are the ones the ledger uses (not made again): a stored line is taken as it is.
+    await database.db
+      .updateTable('stream_records')
+      .set({ line: 'stored as it is\n' })
+      .where('subject_id', '=', other)
+      .where('id', '=', `${webLike}/s`)
+      .execute();
+    expect((await recordTexts(database.db, [other], 100))[0]?.text).toContain('stored as it is\n');
   });
 });

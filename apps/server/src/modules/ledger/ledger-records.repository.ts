@@ -25,17 +25,20 @@ export async function recordCounts(db: Db, posts: readonly string[]): Promise<Ma
 }
 
 /**
- * A record's line as the ledger writes it, made by the database: keys in canonical order, each string through
- * to_json (it escapes as JSON.stringify does: `"`, `\\`, control characters as \u00xx, nothing else), the time
- * as the ledger writes times, and the newline. A million records are then a million strings the database joins per
- * post, not a million rows of six values each for the server to take apart and put together again;
- * ledger-read.repository.test.ts holds it to the contract's canonicalLine.
+ * A record's line as the ledger writes it: the line stored with the record (stream_records.line, migration 0026:
+ * written once, when it was stored, by the contract's canonicalLine), or for a row stored without one, made by the
+ * database: keys in canonical order, each string through to_json (it escapes as JSON.stringify does: `"`, `\\`,
+ * control characters as \u00xx, nothing else), the time as the ledger writes times, and the newline. Either way a
+ * million records are a million strings the database joins per post, not a million rows of six values each for the
+ * server to take apart and put together again; ledger-records.repository.test.ts holds both to canonicalLine.
  */
-const recordLineSql = sql<string>`'{"author":' || to_json(author_id)::text
+export const madeRecordLine = sql<string>`'{"author":' || to_json(author_id)::text
   || ',"cid":' || coalesce(to_json(cid)::text, 'null')
   || ',"createdAt":"' || ${isoTime(sql`created_at`)}
   || '","kind":"' || kind || '","post":' || to_json(subject_id)::text
   || ',"type":"record","uri":' || to_json(id)::text || E'}\n'`;
+
+const recordLineSql = sql<string>`coalesce(line, ${madeRecordLine})`;
 
 const kinds = sql`kind in ('like', 'quote', 'reply', 'repost')`;
 const perKind = sql`count(*) filter (where kind = 'like') as like, count(*) filter (where kind = 'quote') as quote,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { canonicalLine } from '@manaboard/contract/ledger';
 import type { Db } from '../../db/schema';
 import type { PostMetrics } from '../../social/social-network';
 import type { Edge, RecordKind } from './stream-events';
@@ -30,6 +31,30 @@ export type VoidReason = 'deleted' | 'late' | 'duplicate' | 'post-deleted';
  * reply or quote is a post of its own, each counted.
  */
 const ONE_PER_ACCOUNT: ReadonlySet<RecordKind> = new Set(['like', 'repost']);
+
+/**
+ * A record's line in the weekly ledger, stored with it (migration 0026): the ledger joins these instead of writing
+ * each record's JSON again for every week it serves (ledger-records.repository.ts, which writes the same bytes for
+ * a row stored without one).
+ */
+export function recordLine(record: {
+  id: string;
+  kind: RecordKind;
+  subjectId: string;
+  authorId: string;
+  createdAt: Date;
+  cid: string | null;
+}): string {
+  return canonicalLine({
+    author: record.authorId,
+    cid: record.cid,
+    createdAt: record.createdAt.toISOString(),
+    kind: record.kind,
+    post: record.subjectId,
+    type: 'record',
+    uri: record.id,
+  });
+}
 
 const accountKey = (kind: string, subject: string, author: string) => `${kind}|${subject}|${author}`;
 
@@ -150,6 +175,7 @@ export async function countOnce(
             author_id: e.authorId,
             created_at: e.createdAt,
             cid: e.cid ?? null,
+            line: recordLine({ ...e, subjectId: e.subject.id, cid: e.cid ?? null }),
             ...(reason ? { state: 'void' as const, void_reason: reason, void_at: now } : {}),
           };
         }),

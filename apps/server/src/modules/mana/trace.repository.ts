@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema';
 import type { PostRecord, RecordKind } from '../../social/social-network';
+import { recordLine } from './stream-records.repository';
 
 /** A post with points that hold no record yet, as the trace job reads it. */
 export type UntracedPost = {
@@ -92,6 +93,7 @@ export async function storeTraced(
           author_id: r.authorId,
           created_at: r.createdAt,
           cid: r.cid,
+          line: recordLine({ ...r, kind, subjectId: post.id }),
           source: 'appview' as const,
         })),
       )
