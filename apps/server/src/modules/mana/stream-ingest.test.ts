@@ -192,7 +192,11 @@ describe.each(testDatabaseKinds())('stream ingest (%s)', (kind) => {
     expect(await metrics(P)).toMatchObject({ likes: 1 });
     await ingest.ingest(rules, officials, [like('like-b4', B, { id: P, authorId: A })], { seq: 6 }, NOW);
     expect(await metrics(P)).toMatchObject({ likes: 2 });
-    expect(await states()).toMatchObject({ 'like-b1': 'deleted', 'like-b2': 'deleted', 'like-b4': 'counted' });
+    expect(await states()).toMatchObject({
+      'like-b1': 'deleted',
+      'like-b2': 'deleted',
+      'like-b4': 'counted',
+    });
   });
 
   it("a linked member's like of an official post is pending at once, even before the post is seen; others earn nothing", async () => {

@@ -184,9 +184,7 @@ export async function countOnce(
       .returning(['id', 'kind'])
       .execute();
     const fresh = new Set(inserted.map((r) => `${r.id}|${r.kind}`));
-    counted.push(
-      ...chunk.filter((e) => reasons.get(e) !== 'duplicate' && fresh.delete(`${e.id}|${e.kind}`)),
-    );
+    counted.push(...chunk.filter((e) => reasons.get(e) !== 'duplicate' && fresh.delete(`${e.id}|${e.kind}`)));
   }
   return counted;
 }
