@@ -46,8 +46,9 @@ export async function injectFault(fault: Fault, t: FaultTarget): Promise<void> {
       break;
     }
     case 'replay': {
+      const every = Number(process.env.BENCH_FAULTS_REPLAY_SECONDS ?? 20) * 1000;
       for (let n = 0; n < 3 && !atEnd(); n++) {
-        await sleep(n === 0 ? 5_000 : 20_000);
+        await sleep(n === 0 ? Math.min(5_000, every) : every);
         if (atEnd()) break;
         watch.note('relay restart');
         await relay.restart(20_000);
