@@ -89,7 +89,7 @@ export async function ledgerBench(): Promise<void> {
       GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072',
     },
     'bench/lib/ledger-bench-server.ts',
-    ['--expose-gc-as=__manaboardGc'],
+    ['--expose-gc-as=__manaboardGc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])],
   );
   const url = `${server.origin}/api/ledger/${week.week}`;
   const ratios: number[] = [];
