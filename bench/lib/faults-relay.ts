@@ -54,12 +54,10 @@ export class FaultRelay {
   }
 
   // The deployment check's probe (the doctor: Node's own WebSocket, user-agent "node", opened and closed at once)
-  // asks no cursor. The stream's reader asks one once anything is stored: the `ws` client (no user-agent) inline,
-  // Node's own WebSocket ("node") in its worker thread, `npm start`'s default.
+  // asks no cursor; the stream's reader is the `ws` client (no user-agent).
   private readonly onEvent = (event: RelayEvent) => {
     if (event.type === 'connect') {
-      const probe = event.agent === 'node' && event.cursor === null;
-      const c = { cursor: event.cursor, from: event.from, frames: null, probe };
+      const c = { cursor: event.cursor, from: event.from, frames: null, probe: event.agent === 'node' };
       this.connections.push(c);
       this.byId.set(`${this.generation}:${event.id}`, c);
       if (!c.probe) this.ended = false;
