@@ -3,17 +3,13 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { systemClock } from '../x/clock';
 import type { DatabaseHandle } from '../../db/database';
-import { StreamJob } from '../../jobs/stream.job';
 import { readState, saveCursor } from '../../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../../modules/mana/stream-events';
-import { StreamIngest } from '../../modules/mana/stream-ingest.service';
 import { readRulesFile, saveRules } from '../../modules/programme/programme.service';
 import { openTestDatabase } from '../../test/test-database';
-import { BlueskyFirehose } from './bluesky-firehose';
-import { createFrameReader } from './bluesky-frames';
 import { commitFrame, post } from './bluesky-frames.test-support';
+import { relayStreamJob } from './bluesky-stream-job.test-support';
 
 const BOB = 'did:plc:bob';
 
@@ -56,23 +52,9 @@ describe('the stream job on a full disk', () => {
         },
       }),
     );
-    const job = new StreamJob({
-      db: database.db,
-      ingest: new StreamIngest({
-        db: database.db,
-        network: { authorByHandle: () => Promise.resolve(null) },
-        authorsOf: () => Promise.resolve([]),
-        log,
-      }),
-      source: new BlueskyFirehose({
-        relayUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        log,
-        reader: createFrameReader(),
-        flushMs: 50,
-        gapNote: 'test',
-      }),
+    const job = relayStreamJob(database, `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, {
       log,
-      clock: systemClock,
+      flushMs: 50,
       maxBackoffMs: 200,
     });
     free = 0;

@@ -2,18 +2,14 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { systemClock } from '../x/clock';
 import type { DatabaseHandle } from '../../db/database';
 import type { StreamProgressReport } from '../../jobs/stream-progress-report';
-import { StreamJob } from '../../jobs/stream.job';
 import { readState, saveCursor } from '../../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../../modules/mana/stream-events';
-import { StreamIngest } from '../../modules/mana/stream-ingest.service';
 import { readRulesFile, saveRules } from '../../modules/programme/programme.service';
 import { openTestDatabase } from '../../test/test-database';
-import { BlueskyFirehose } from './bluesky-firehose';
-import { createFrameReader } from './bluesky-frames';
 import { commitFrame, like, post } from './bluesky-frames.test-support';
+import { relayStreamJob } from './bluesky-stream-job.test-support';
 
 const BOB = 'did:plc:bob';
 
@@ -61,24 +57,8 @@ describe('the stream job on a relay connection', () => {
     await saveCursor(database.db, STREAM_JOB, { seq: 10 }, new Date());
     const reports: StreamProgressReport[] = [];
     const log = pino({ level: 'silent' });
-    const job = new StreamJob({
-      db: database.db,
-      ingest: new StreamIngest({
-        db: database.db,
-        network: { authorByHandle: () => Promise.resolve(null) },
-        authorsOf: () => Promise.resolve([]),
-        log,
-      }),
-      source: new BlueskyFirehose({
-        relayUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        log,
-        reader: createFrameReader(),
-        flushMs: 100,
-        gapNote: 'test',
-      }),
+    const job = relayStreamJob(database, `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, {
       log,
-      clock: systemClock,
-      maxBackoffMs: 100,
       onProgress: (report) => reports.push(report),
     });
     try {
@@ -142,24 +122,9 @@ describe('the stream job on a relay connection', () => {
     await saveCursor(database.db, STREAM_JOB, { seq: 40 }, new Date());
     const log = pino({ level: 'silent' });
     // The relay above waits on it once the job has connected (after this line).
-    const job = new StreamJob({
-      db: database.db,
-      ingest: new StreamIngest({
-        db: database.db,
-        network: { authorByHandle: () => Promise.resolve(null) },
-        authorsOf: () => Promise.resolve([]),
-        log,
-      }),
-      source: new BlueskyFirehose({
-        relayUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        log,
-        reader: createFrameReader(),
-        flushMs: 1_000,
-        gapNote: 'test',
-      }),
+    const job = relayStreamJob(database, `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, {
       log,
-      clock: systemClock,
-      maxBackoffMs: 100,
+      flushMs: 1_000,
     });
     try {
       await job.start();

@@ -2,19 +2,15 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { systemClock } from '../x/clock';
 import type { StreamProgressReport } from '../../jobs/stream-progress-report';
-import { StreamJob } from '../../jobs/stream.job';
 import { readState, saveCursor } from '../../modules/mana/ingest-state.repository';
 import { STREAM_JOB } from '../../modules/mana/stream-events';
-import { StreamIngest } from '../../modules/mana/stream-ingest.service';
 import { readRulesFile, saveRules } from '../../modules/programme/programme.service';
 import type { SkipReason } from '../../social/stream-source';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
 import type { DatabaseHandle } from '../../db/database';
-import { BlueskyFirehose } from './bluesky-firehose';
-import { createFrameReader } from './bluesky-frames';
 import { commitFrame, like, post } from './bluesky-frames.test-support';
+import { relayStreamJob } from './bluesky-stream-job.test-support';
 
 const ALICE = 'did:plc:alice';
 const CAROL = 'did:plc:carol';
@@ -63,27 +59,11 @@ function startedJob(database: DatabaseHandle, relayUrl: string, thread: 'worker'
     { level: 'info' },
     { write: (line: string) => void seen.logs.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  return new StreamJob({
-    db: database.db,
-    ingest: new StreamIngest({
-      db: database.db,
-      network: { authorByHandle: () => Promise.resolve(null) },
-      authorsOf: () => Promise.resolve([]),
-      log,
-    }),
-    source: new BlueskyFirehose({
-      relayUrl,
-      log,
-      reader: createFrameReader(),
-      flushMs: 100,
-      thread,
-      gapNote: 'test',
-      onSkip: (reason) => seen.skips.push(reason),
-      onRefill: (frames) => seen.refilled.push(frames),
-    }),
+  return relayStreamJob(database, relayUrl, {
     log,
-    clock: systemClock,
-    maxBackoffMs: 100,
+    thread,
+    onSkip: (reason) => seen.skips.push(reason),
+    onRefill: (frames) => seen.refilled.push(frames),
     onProgress: (report) => seen.reports.push(report),
   });
 }

@@ -14,6 +14,31 @@ const nasty = [
   '/</script>',
 ];
 
+type Row = {
+  id: string;
+  kind: 'like' | 'quote' | 'reply' | 'repost';
+  author_id: string;
+  created_at: Date;
+  cid: string | null;
+};
+
+/** The contract's canonical lines of these records of `post`, in the ledger's order (kind, then code units). */
+function linesOf(rows: readonly Row[], post: string): string[] {
+  return [...rows]
+    .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((r) =>
+      canonicalLine({
+        author: r.author_id,
+        cid: r.cid,
+        createdAt: r.created_at.toISOString(),
+        kind: r.kind,
+        post,
+        type: 'record',
+        uri: r.id,
+      }),
+    );
+}
+
 describe.each(testDatabaseKinds())('record lines made by the database (%s)', (kind) => {
   let database: DatabaseHandle;
   const post = 'at://did:plc:subject/app.bsky.feed.post/"odd\\post';
@@ -42,19 +67,7 @@ describe.each(testDatabaseKinds())('record lines made by the database (%s)', (ki
       state: 'counted' as const,
     },
   ];
-  const expected = [...records]
-    .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((r) =>
-      canonicalLine({
-        author: r.author_id,
-        cid: r.cid,
-        createdAt: r.created_at.toISOString(),
-        kind: r.kind,
-        post,
-        type: 'record',
-        uri: r.id,
-      }),
-    );
+  const expected = linesOf(records, post);
 
   beforeAll(async () => {
     database = await openTestDatabase(kind);
@@ -115,19 +128,7 @@ describe.each(testDatabaseKinds())('record lines made by the database (%s)', (ki
         })),
       )
       .execute();
-    const lines = [...copies]
-      .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .map((r) =>
-        canonicalLine({
-          author: r.author_id,
-          cid: r.cid,
-          createdAt: r.created_at.toISOString(),
-          kind: r.kind,
-          post: other,
-          type: 'record',
-          uri: r.id,
-        }),
-      );
+    const lines = linesOf(copies, other);
     expect((await recordTexts(database.db, [other], 100))[0]?.text).toBe(lines.join(''));
     // And the stored lines are the ones the ledger uses (not made again): a stored line is taken as it is.
     await database.db
