@@ -39,8 +39,8 @@ export async function streamCaughtUp(db: Db, authority: StreamAuthority, now: Da
 type Counts = { saw: PostMetrics; counted: PostMetrics };
 
 /**
- * What the stream itself saw on each post (`saw`: its records not deleted since, counted or kept void, as ADR 013
- * compares a reading with) and the records that count (`counted`: state 'counted', streamed or read from the
+ * What the stream itself saw on each post (`saw`: its records not deleted since, counted or kept void but for
+ * duplicates, as ADR 013 compares a reading with) and the records that count (`counted`: state 'counted', streamed or read from the
  * AppView's lists), by metric.
  */
 async function streamCounts(db: Db, ids: readonly string[]): Promise<Map<string, Counts>> {
@@ -55,7 +55,8 @@ async function streamCounts(db: Db, ids: readonly string[]): Promise<Map<string,
       eb.fn
         .countAll<string>()
         .filterWhere((w) =>
-          w.or([w('state', '=', 'counted'), w('void_reason', 'is distinct from', 'deleted')]),
+          // A duplicate (an account's second like of the post) is no record the AppView counts: it keeps one.
+          w.or([w('state', '=', 'counted'), w('void_reason', 'not in', ['deleted', 'duplicate'])]),
         )
         .as('saw'),
     ])

@@ -163,7 +163,7 @@ export class StreamIngest {
         if (!post || countsMove(e.subject.id)) return null;
         return post.final || isPastWindow(rules, post.createdAt, now) ? 'late' : 'post-deleted';
       };
-      const counted = await records.countOnce(trx, relevant, voidReason, now);
+      const counted = await records.countOnce(trx, relevant, voidReason, now, deletedNow);
       // Their proofs too (the records that count; a void one proves nothing the board uses): a like deleted after
       // its week closed is then "deleted since", not missing (docs/ledger-format.md).
       await records.keepProofs(

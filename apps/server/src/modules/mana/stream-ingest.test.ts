@@ -6,7 +6,8 @@ import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
 import { hashBrowserId } from '../identity/browser-id';
 import { bindBrowser, upsertAccount } from '../linking/accounts.repository';
 import { readRulesFile } from '../programme/programme.service';
-import { readState } from './ingest-state.repository';
+import { readState, saveCursor } from './ingest-state.repository';
+import { reconcileStreamBatch } from './reconcile.service';
 import { STREAM_JOB, StreamIngest, type StreamEvent } from './stream-ingest.service';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
@@ -184,18 +185,68 @@ describe.each(testDatabaseKinds())('stream ingest (%s)', (kind) => {
       'repost-b1': 'counted',
       'repost-b2': 'duplicate',
     });
+    // The AppView keeps one like per account: a reading of 3 (B, C and a like the stream missed) is below the 4
+    // like records the stream stored, yet holds every one that counts; it raises the count (ADR 013).
+    await saveCursor(db, STREAM_JOB, { seq: 3, time: NOW.toISOString() }, NOW);
+    await reconcileStreamBatch(
+      db,
+      rules,
+      { missingGraceMs: 3_600_000, caughtUpMs: 300_000 },
+      [{ id: P, authorId: A, createdAt: new Date(NOW.getTime() - 60_000) }],
+      {
+        posts: [
+          {
+            id: P,
+            authorId: A,
+            text: '',
+            createdAt: new Date(NOW.getTime() - 60_000),
+            kind: 'original',
+            referencedPostId: null,
+            conversationId: null,
+            metrics: { likes: 3, replies: 0, reposts: 1, quotes: 0 },
+          },
+        ],
+        missing: [],
+      },
+      { job: 'refresh', value: {} },
+      NOW,
+    );
+    expect(await metrics(P)).toMatchObject({ likes: 3, reposts: 1 });
     // Deleting a duplicate takes nothing back; deleting the one that counts takes its point back, and B's next
     // like counts again (the AppView's one like per account is then free).
     await ingest.ingest(rules, officials, [{ type: 'delete', id: 'like-b2', authorId: B }], { seq: 4 }, NOW);
-    expect(await metrics(P)).toMatchObject({ likes: 2 });
+    expect(await metrics(P)).toMatchObject({ likes: 3 });
     await ingest.ingest(rules, officials, [{ type: 'delete', id: 'like-b1', authorId: B }], { seq: 5 }, NOW);
-    expect(await metrics(P)).toMatchObject({ likes: 1 });
-    await ingest.ingest(rules, officials, [like('like-b4', B, { id: P, authorId: A })], { seq: 6 }, NOW);
     expect(await metrics(P)).toMatchObject({ likes: 2 });
+    await ingest.ingest(rules, officials, [like('like-b4', B, { id: P, authorId: A })], { seq: 6 }, NOW);
+    expect(await metrics(P)).toMatchObject({ likes: 3 });
     expect(await states()).toMatchObject({
       'like-b1': 'deleted',
       'like-b2': 'deleted',
       'like-b4': 'counted',
+    });
+    // An unlike and a like again within one batch (in either order): the new like counts.
+    await ingest.ingest(
+      rules,
+      officials,
+      [{ type: 'delete', id: 'like-b4', authorId: B }, like('like-b5', B, { id: P, authorId: A })],
+      { seq: 7 },
+      NOW,
+    );
+    expect(await metrics(P)).toMatchObject({ likes: 3 });
+    await ingest.ingest(
+      rules,
+      officials,
+      [like('like-c2', C, { id: P, authorId: A }), { type: 'delete', id: 'like-c1', authorId: C }],
+      { seq: 8 },
+      NOW,
+    );
+    expect(await metrics(P)).toMatchObject({ likes: 3 });
+    expect(await states()).toMatchObject({
+      'like-b4': 'deleted',
+      'like-b5': 'counted',
+      'like-c1': 'deleted',
+      'like-c2': 'counted',
     });
   });
 

@@ -58,20 +58,27 @@ export function recordLine(record: {
 
 const accountKey = (kind: string, subject: string, author: string) => `${kind}|${subject}|${author}`;
 
-/** Which (kind, post, account) of these edges already has a counted like or repost stored. */
-async function alreadyCounted(db: Db, edges: readonly Edge[]): Promise<Set<string>> {
+/**
+ * Which (kind, post, account) of these edges already has a counted like or repost stored, leaving out the records
+ * being deleted in the same batch (an unlike and a like again within a second: the new one counts).
+ */
+async function alreadyCounted(
+  db: Db,
+  edges: readonly Edge[],
+  deleting: ReadonlySet<string>,
+): Promise<Set<string>> {
   const keys = new Set<string>();
   const once = edges.filter((e) => ONE_PER_ACCOUNT.has(e.kind));
   if (once.length === 0) return keys;
   const rows = await db
     .selectFrom('stream_records')
-    .select(['kind', 'subject_id', 'author_id'])
+    .select(['id', 'kind', 'subject_id', 'author_id'])
     .where('subject_id', 'in', [...new Set(once.map((e) => e.subject.id))])
     .where('author_id', 'in', [...new Set(once.map((e) => e.authorId))])
     .where('kind', 'in', [...ONE_PER_ACCOUNT])
     .where('state', '=', 'counted')
     .execute();
-  for (const r of rows) keys.add(accountKey(r.kind, r.subject_id, r.author_id));
+  for (const r of rows) if (!deleting.has(r.id)) keys.add(accountKey(r.kind, r.subject_id, r.author_id));
   return keys;
 }
 
@@ -143,25 +150,27 @@ export async function readTracked(db: Db, ids: readonly string[]): Promise<Map<s
  * Keeps each record by id: returns the edges seen for the first time that may count (a replay returns none of
  * them). Each is stored with its CID and, when `voidReason` names one, as void from `now` (seen, evidence kept,
  * counting nothing). A like or repost by an account whose earlier one of the same post counts (stored before, or
- * earlier in `edges`) is stored void as a `duplicate` and not returned: it gives its post nothing.
+ * earlier in `edges`) is stored void as a `duplicate` and not returned: it gives its post nothing. A record in
+ * `deleting` (deleted in the same batch, which takes its point back after this) holds no place.
  */
 export async function countOnce(
   db: Db,
   edges: readonly Edge[],
   voidReason: (edge: Edge) => VoidReason | null = () => null,
   now: Date = new Date(),
+  deleting: ReadonlySet<string> = new Set(),
 ): Promise<Edge[]> {
   const counted: Edge[] = [];
   for (let i = 0; i < edges.length; i += 500) {
     const chunk = edges.slice(i, i + 500);
-    const taken = await alreadyCounted(db, chunk);
+    const taken = await alreadyCounted(db, chunk, deleting);
     const reasons = new Map<Edge, VoidReason | null>();
     for (const e of chunk) {
       const key = accountKey(e.kind, e.subject.id, e.authorId);
       const own = voidReason(e);
       const duplicate = ONE_PER_ACCOUNT.has(e.kind) && taken.has(key);
       reasons.set(e, duplicate ? 'duplicate' : own);
-      if (!duplicate && own === null && ONE_PER_ACCOUNT.has(e.kind)) taken.add(key);
+      if (!duplicate && own === null && ONE_PER_ACCOUNT.has(e.kind) && !deleting.has(e.id)) taken.add(key);
     }
     const inserted = await db
       .insertInto('stream_records')
