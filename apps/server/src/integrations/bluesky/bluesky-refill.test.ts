@@ -64,4 +64,20 @@ describe('the refill of the waiting room at a start', () => {
     expect(exact.absorbs(201, 200)).toBe(false);
     expect(s.reports.at(-1)).toMatchObject({ frames: 1, first: 200 });
   });
+
+  it('ends after as many frames as its range holds, when the relay never reaches the stored cursor (its seqs started again lower)', () => {
+    const s = sink();
+    const interest = new StreamInterest();
+    const refill = new Refill({ from: 149, through: 160, time: null }, interest, s);
+    expect(refill.absorbs(150, 149)).toBe(true);
+    expect(refill.absorbs(151, 150)).toBe(true);
+    // The relay starts again from 1: its frames are absorbed until the range's width (11 frames in all) is used.
+    let taken = 2;
+    for (let seq = 1; seq < 100 && refill.absorbs(seq, 151); seq++) taken++;
+    expect(taken).toBe(11);
+    expect(interest.refilling).toBe(false);
+    expect(s.reports).toEqual([
+      { kind: 'refilled', asked: 149, through: 160, frames: 2, first: 150, waiting: 0 },
+    ]);
+  });
 });

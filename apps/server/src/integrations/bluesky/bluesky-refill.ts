@@ -55,6 +55,8 @@ export function refillRange(
 export class Refill {
   private active: boolean;
   private frames = 0;
+  /** Every frame with a seq taken so far, re-sends included: at most the range's width (see absorbs). */
+  private absorbed = 0;
   private first: number | null = null;
 
   constructor(
@@ -76,6 +78,14 @@ export class Refill {
   absorbs(seq: number | null, last: number): boolean {
     if (!this.active || !this.range) return false;
     if (seq !== null && seq > this.range.through) {
+      this.finish();
+      return false;
+    }
+    // A relay whose seqs started again lower (a new relay, a reset) may never reach the stored cursor: without a
+    // bound its new events would be taken as the refill's for good and the stream would seem stuck. Past as many
+    // frames as the range holds seqs, the refill ends and the frame is read as any other (at or before the stored
+    // cursor: skipped as a re-send, as before refills existed).
+    if (seq !== null && ++this.absorbed > this.range.through - this.range.from) {
       this.finish();
       return false;
     }
