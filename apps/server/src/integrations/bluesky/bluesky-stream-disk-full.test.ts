@@ -9,7 +9,7 @@ import { STREAM_JOB } from '../../modules/mana/stream-events';
 import { readRulesFile, saveRules } from '../../modules/programme/programme.service';
 import { openTestDatabase } from '../../test/test-database';
 import { commitFrame, post } from './bluesky-frames.test-support';
-import { relayStreamJob } from './bluesky-stream-job.test-support';
+import { relayStreamJob } from '../../test/relay-stream-job';
 
 const BOB = 'did:plc:bob';
 

@@ -10,7 +10,7 @@ import type { SkipReason } from '../../social/stream-source';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
 import type { DatabaseHandle } from '../../db/database';
 import { commitFrame, like, post } from './bluesky-frames.test-support';
-import { relayStreamJob } from './bluesky-stream-job.test-support';
+import { relayStreamJob } from '../../test/relay-stream-job';
 
 const ALICE = 'did:plc:alice';
 const CAROL = 'did:plc:carol';

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import { systemClock } from '../x/clock';
-import type { DatabaseHandle } from '../../db/database';
-import type { StreamProgressReport } from '../../jobs/stream-progress-report';
-import { StreamJob } from '../../jobs/stream.job';
-import { StreamIngest } from '../../modules/mana/stream-ingest.service';
-import type { SkipReason } from '../../social/stream-source';
-import { BlueskyFirehose } from './bluesky-firehose';
-import { createFrameReader } from './bluesky-frames';
+import { systemClock } from '../integrations/x/clock';
+import type { DatabaseHandle } from '../db/database';
+import type { StreamProgressReport } from '../jobs/stream-progress-report';
+import { StreamJob } from '../jobs/stream.job';
+import { StreamIngest } from '../modules/mana/stream-ingest.service';
+import type { SkipReason } from '../social/stream-source';
+import { BlueskyFirehose } from '../integrations/bluesky/bluesky-firehose';
+import { createFrameReader } from '../integrations/bluesky/bluesky-frames';
 
 /**
  * The stream job as a worker runs it on Bluesky (the engine's ingest, the firehose source reading a relay),
