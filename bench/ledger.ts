@@ -1,5 +1,5 @@
 // Issue 30's ledger benchmark: a week of 1,000,000 records served as users get it (GET /api/ledger/<week>, the
-// week built as it is read, Accept-Encoding: br, gzip) against reading the same rows with one plain query in a bare
+// week built as it is read, with a browser's Accept-Encoding (Chrome's: zstd; and, beside it, `br, gzip`) against reading the same rows with one plain query in a bare
 // process, in interleaved rounds (bare, ledger, bare, …; each ledger round over the mean of the bare rounds around
 // it; medians), and the server's resident memory growth while it serves; then the week closed (stored as gzip'd
 // pieces) and its edition served once. BENCH_LEDGER_RECORDS (default 1,000,000), BENCH_LEDGER_DB (postgres |
@@ -33,10 +33,14 @@ async function bareRead(seeded: SeededDb, from: Date, to: Date): Promise<Read> {
   return JSON.parse(stdout.trim()) as Read;
 }
 
+/** Chrome's Accept-Encoding (what a browser sends), and a client that takes only brotli and gzip. */
+const BROWSER = 'gzip, deflate, br, zstd';
+const NO_ZSTD = 'br, gzip';
+
 /** Reads a ledger as a client does (decompressing what the server compressed); rows = the end line's records. */
-async function served(url: string): Promise<Read & { encoding: string; sha?: string }> {
+async function served(url: string, accept = BROWSER): Promise<Read & { encoding: string; sha?: string }> {
   const started = performance.now();
-  const response = await fetch(url, { headers: { 'accept-encoding': 'br, gzip' } });
+  const response = await fetch(url, { headers: { 'accept-encoding': accept } });
   if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}`);
   let bytes = 0;
   let lines = 0;
@@ -94,9 +98,12 @@ export async function ledgerBench(): Promise<void> {
   const url = `${server.origin}/api/ledger/${week.week}`;
   const ratios: number[] = [];
   const ledgerRates: number[] = [];
+  const noZstdRatios: number[] = [];
+  const noZstdRates: number[] = [];
   const bareRates: number[] = [];
   const growth: number[] = [];
   let last: Awaited<ReturnType<typeof served>> | undefined;
+  let lastNoZstd: Awaited<ReturnType<typeof served>> | undefined;
   try {
     await fetch(`${server.origin}/api/ledger`); // warm: connections open, code loaded
     // The first ledger a fresh server serves: its growth includes what any first large answer costs once.
@@ -113,13 +120,19 @@ export async function ledgerBench(): Promise<void> {
       last = await served(url);
       const mem = await rss(server, 'rss');
       growth.push((mem.peak - base.rss) / MB);
+      lastNoZstd = await served(url, NO_ZSTD);
       const after = await bareRead(seeded, week.from, week.to);
       bareRates.push(rate(after));
+      const bare = (rate(before) + rate(after)) / 2;
       ledgerRates.push(rate(last));
-      ratios.push(rate(last) / ((rate(before) + rate(after)) / 2));
+      ratios.push(rate(last) / bare);
+      noZstdRates.push(rate(lastNoZstd));
+      noZstdRatios.push(rate(lastNoZstd) / bare);
       before = after;
       console.log(
-        `  [ledger] round ${round + 1}: ${fmt(rate(last), 0)} rows/s served (${fmt(last.ms / 1000, 1)} s, ${last.encoding}), bare ${fmt(rate(after), 0)} rows/s, rss +${fmt(growth.at(-1) ?? 0, 1)} MB`,
+        `  [ledger] round ${round + 1}: ${fmt(rate(last), 0)} rows/s served (${fmt(last.ms / 1000, 1)} s, ${last.encoding}), ` +
+          `${fmt(rate(lastNoZstd), 0)} rows/s to a client without zstd (${fmt(lastNoZstd.ms / 1000, 1)} s, ${lastNoZstd.encoding}), ` +
+          `bare ${fmt(rate(after), 0)} rows/s, rss +${fmt(growth.at(-1) ?? 0, 1)} MB`,
       );
     }
     const scale = `${records.toLocaleString('en-US')} records in ${week.week}, ${kind === 'pglite' ? 'PGlite' : 'PostgreSQL'}`;
@@ -129,6 +142,10 @@ export async function ledgerBench(): Promise<void> {
         `(${fmt(median(ledgerRates), 0)} rows/s vs ${fmt(median(bareRates), 0)} rows/s; ${fmt((last?.bytes ?? 0) / MB, 0)} MB, ${last?.lines?.toLocaleString('en-US')} lines); ` +
         `server resident memory growth while serving: median ${fmt(median(growth), 1)} MB, max ${fmt(Math.max(...growth), 1)} MB [goal ≤ 50 MB]; ` +
         `its first serve after start +${fmt(coldGrowth, 1)} MB`,
+    );
+    console.log(
+      `  beside it, a client that takes only ${NO_ZSTD} (${lastNoZstd?.encoding}): ${fmt(median(noZstdRatios))}× ` +
+        `(${fmt(median(noZstdRates), 0)} rows/s)`,
     );
 
     // Closing: the same week stored byte for byte, then its edition served from the stored pieces.

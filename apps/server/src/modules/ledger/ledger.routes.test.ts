@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerIndexResponseSchema } from '@manaboard/contract/ledger';
 import { checkLedger } from '../../test/ledger-check';
@@ -112,10 +112,13 @@ describe.each(testDatabaseKinds())('the weekly ledger over HTTP (%s)', (kind) =>
     expect(end.records).toBeGreaterThan(0);
     expect(end.notTraceable).toBeGreaterThan(0);
     expect(header.rules.map((r) => r.version)).toEqual([1, 2]);
-    // Compressed as asked, gzip first (the fastest to make of the two).
+    // Compressed as asked, the quickest the client takes first: zstd for a browser, else gzip before brotli.
     const zipped = await get('/api/ledger/2026-W40', { 'accept-encoding': 'br, gzip' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(response.body);
+    const browser = await get('/api/ledger/2026-W40', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(browser.headers['content-encoding']).toBe('zstd');
+    expect(zstdDecompressSync(browser.rawPayload).toString('utf8')).toBe(response.body);
   });
 
   it('closes each week once nothing in it can move, storing exactly what the open route served, and serves it byte for byte', async () => {
@@ -149,6 +152,10 @@ describe.each(testDatabaseKinds())('the weekly ledger over HTTP (%s)', (kind) =>
     const gz = await get('/api/ledger/2026-W40/1', { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(closed.body);
+    // A browser takes gzip too: the stored gzip stream, as it is, rather than compressing it again.
+    const browser = await get('/api/ledger/2026-W40/1', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(browser.headers['content-encoding']).toBe('gzip');
+    expect(browser.headers['content-length']).toBe(String(browser.rawPayload.length));
     const br = await get('/api/ledger/2026-W40', { 'accept-encoding': 'br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(closed.body);
