@@ -49,7 +49,7 @@ async function served(url: string, accept = BROWSER): Promise<Read & { encoding:
     const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     bytes += buffer.length;
     for (let at = buffer.indexOf(10); at >= 0; at = buffer.indexOf(10, at + 1)) lines++;
-    tail = Buffer.concat([tail, buffer]).subarray(-400);
+    tail = Buffer.concat([tail, buffer.subarray(-400)]).subarray(-400);
   }
   const ms = performance.now() - started;
   const last = tail.toString('utf8').trimEnd().split('\n').at(-1) ?? '{}';
@@ -149,7 +149,8 @@ export async function ledgerBench(): Promise<void> {
     );
 
     // Closing: the same week stored byte for byte, then its edition served from the stored pieces.
-    const handle = await openSeeded(seeded, 2);
+    // The close reads on two connections of one snapshot (ledger-snapshot.ts) and writes on a third.
+    const handle = await openSeeded(seeded, 4);
     try {
       const started = performance.now();
       const { closed } = await closeWeeks({ db: handle.db, kind, network: 'bluesky' }, new Date());

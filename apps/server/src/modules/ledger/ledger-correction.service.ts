@@ -78,7 +78,7 @@ export async function checkWeek(context: LedgerContext, week: string): Promise<W
   const key = { week, edition: stored.edition };
   const before = await summarize(storedBytes(context.db, key));
   await ensureRefereeSalt(context.db);
-  const after = await summarize(inSnapshot(context.db, context.kind, (db) => ledgerText(db, plan)));
+  const after = await summarize(inSnapshot(context.db, context.kind, (readers) => ledgerText(readers, plan)));
   const members = memberChanges(before, after);
   return {
     week,

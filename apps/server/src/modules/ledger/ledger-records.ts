@@ -102,22 +102,30 @@ async function readGroup(db: Db, group: Group, pageSize: number): Promise<PostRe
 
 /**
  * The records of posts, in the order given: posts grouped so one query reads about a page of records, a large
- * post (its counts say more than a page) read alone by keyset. The next group is asked for while this one is
- * written, so the database works while the text is made; at most two groups are held.
+ * post (its counts say more than a page) read alone by keyset. Groups are read ahead, one per reader (connections
+ * on one snapshot, each group on the next in turn), while the current one is written, so the database works while
+ * the text is made; at most one group more than there are readers is held.
  */
 export async function* postsWithRecords(
-  db: Db,
+  readers: readonly [Db, ...Db[]],
   posts: readonly read.PostRow[],
   pageSize: number,
 ): AsyncGenerator<PostRecords, void, undefined> {
   const groups = groupsOf(posts, pageSize);
-  let next = groups[0] ? readGroup(db, groups[0], pageSize) : undefined;
-  for (let i = 0; next; i++) {
-    const current = await next;
-    const following = groups[i + 1];
-    next = following ? readGroup(db, following, pageSize) : undefined;
-    // A rejected read ahead must not go unhandled while this group is written.
-    next?.catch(() => undefined);
-    yield* current;
+  const ahead: Array<Promise<PostRecords[]>> = [];
+  let asked = 0;
+  const ask = () => {
+    const group = groups[asked] as Group;
+    const read = readGroup(readers[asked % readers.length] as Db, group, pageSize);
+    // A rejected read ahead must not go unhandled while an earlier group is written.
+    read.catch(() => undefined);
+    ahead.push(read);
+    asked++;
+  };
+  while (asked < groups.length && ahead.length < readers.length) ask();
+  for (let current = ahead.shift(); current; current = ahead.shift()) {
+    const posts = await current;
+    if (asked < groups.length) ask();
+    yield* posts;
   }
 }

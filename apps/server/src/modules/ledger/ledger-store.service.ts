@@ -77,7 +77,9 @@ export async function storeEdition(
     // stored below as it comes, so the database's pace holds both back.
     const feeding = (async () => {
       try {
-        for await (const bytes of inSnapshot(db, kind, (d) => ledgerText(d, plan, (e) => (end = e)))) {
+        for await (const bytes of inSnapshot(db, kind, (readers) =>
+          ledgerText(readers, plan, (e) => (end = e)),
+        )) {
           hash.update(bytes);
           byteLength += bytes.length;
           fed += bytes.length;

@@ -72,10 +72,14 @@ describe('the weekly ledger of random worlds', () => {
             .onConflict((oc) => oc.column('name').doUpdateSet({ value: 'one-deployment-salt' }))
             .execute();
           await ensureRefereeSalt(db);
-          const text = await textOf(inSnapshot(db, kind, (d) => ledgerText(d, plan)));
+          const text = await textOf(inSnapshot(db, kind, (readers) => ledgerText(readers, plan)));
           expect(await textOf(ledgerText(db, plan))).toBe(text);
-          // Records a page of two at a time: the keyset path a post with thousands of records takes.
+          // Records a page of two at a time: the keyset path a post with thousands of records takes, and many
+          // groups, read in turn by the snapshot's readers (two connections on PostgreSQL) or by one.
           expect(await textOf(ledgerText(db, { ...plan, recordPage: 2 }))).toBe(text);
+          const paged = { ...plan, recordPage: 2 };
+          expect(await textOf(inSnapshot(db, kind, (readers) => ledgerText(readers, paged)))).toBe(text);
+          expect(await textOf(inSnapshot(db, kind, (readers) => ledgerText(readers, paged), 3))).toBe(text);
           texts.push(text);
 
           const checked = checkLedger(text);
@@ -122,10 +126,10 @@ describe('the weekly ledger of random worlds', () => {
               final: false,
             }));
             expect(await applyMetrics(db, moved, WORLD_WEEK.to)).toEqual([]);
-            const before = await textOf(inSnapshot(db, kind, (d) => ledgerText(d, open)));
+            const before = await textOf(inSnapshot(db, kind, (readers) => ledgerText(readers, open)));
             const checked = checkLedger(before);
             await recomputeDirtyTotals(db, await activeRules(db), new Date(WORLD_WEEK.to.getTime() + 60_000));
-            expect(await textOf(inSnapshot(db, kind, (d) => ledgerText(d, open)))).toBe(before);
+            expect(await textOf(inSnapshot(db, kind, (readers) => ledgerText(readers, open)))).toBe(before);
             const board = await db
               .selectFrom('mana_totals')
               .select(['author_id', 'mana'])
@@ -183,5 +187,48 @@ describe('the weekly ledger of random worlds', () => {
     const opened = rows.map((r) => `sha256:${hex(`${hex(`${secret.value} ${r.id}`)} ${r.network_user_id}`)}`);
     expect(referrals.map((l) => l.referee).sort()).toEqual(opened.sort());
     for (const r of rows) expect(text).not.toContain(r.network_user_id);
+  });
+});
+
+describe.runIf(testEnv.databaseUrl)('the snapshot a ledger is read in, on PostgreSQL', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await openTestDatabase('postgres');
+  }, 60_000);
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it("gives every reader the first one's snapshot: a write committed after it began is seen by none of them", async () => {
+    const { db } = database;
+    await clearWorld(db);
+    const names = async (reader: Db) =>
+      (await reader.selectFrom('authors').select('id').orderBy('id').execute()).map((r) => r.id);
+    const author = (id: string) => ({
+      id,
+      handle: `${id.slice('did:plc:'.length)}.test`,
+      display_name: id,
+      avatar_url: null,
+      first_tracked_at: new Date('2026-10-01T00:00:00.000Z'),
+      updated_at: new Date('2026-10-01T00:00:00.000Z'),
+    });
+    await db.insertInto('authors').values(author('did:plc:before')).execute();
+    const seen: string[][] = [];
+    for await (const step of inSnapshot(
+      db,
+      'postgres',
+      async function* (readers) {
+        expect(readers).toHaveLength(3);
+        seen.push(await names(readers[0]));
+        yield 'first read';
+        // Committed now, between the first reader's reads and the others' first ones.
+        for (const reader of readers.slice(1)) seen.push(await names(reader));
+      },
+      3,
+    )) {
+      if (step === 'first read') await db.insertInto('authors').values(author('did:plc:after')).execute();
+    }
+    expect(seen).toEqual([['did:plc:before'], ['did:plc:before'], ['did:plc:before']]);
+    expect(await names(db)).toEqual(['did:plc:after', 'did:plc:before']);
   });
 });

@@ -75,16 +75,22 @@ function scoringRules(versions: ReadonlyArray<{ version: number; rules: unknown 
  * the size of the week is held: members are read 200 at a time, records a page at a time by keyset, and the text
  * is handed on as bytes, in pieces of about 256 KB (a post's record lines as the database's bytes, see
  * RecordText), each only when the consumer asks for the next (backpressure). Read it in
- * a snapshot (a repeatable-read transaction) where the database has one; without, a member whose lines do not add
+ * a snapshot (repeatable-read transactions on one snapshot, ledger-snapshot.ts) where the database has one; without, a member whose lines do not add
  * up to the sum read first ends it with LedgerMovedError. `onEnd` is told the end line. The open week's post lines
  * are scored as the ledger is built, from the counts it lists (ledger-read's postLines): the stored Mana lags the
  * counts until the next totals run.
  */
 export async function* ledgerText(
-  db: Db,
+  from: Db | readonly [Db, ...Db[]],
   plan: LedgerPlan,
   onEnd?: (end: LedgerEnd) => void,
 ): AsyncGenerator<Buffer, void, undefined> {
+  // Several readers (ledger-snapshot.ts: connections on one snapshot) share the records' reads; the rest is read
+  // on the first.
+  const readers: readonly [Db, ...Db[]] = Array.isArray(from)
+    ? (from as readonly [Db, ...Db[]])
+    : [from as Db];
+  const db = readers[0];
   const versions = await read.rulesVersions(db);
   const now = plan.state === 'open' ? scoringRules(versions, plan.activeVersion) : null;
   const members = (await read.weekMembers(db, plan.week, plan.activeVersion, now)).sort(compareMembers);
@@ -140,7 +146,7 @@ export async function* ledgerText(
     const interactionsOf = groupBy(await read.weekInteractions(db, ids, plan.week));
     const ownPosts = batch.map((m) => (postsOf.get(m.author) ?? []).sort(comparePosts));
     // The batch's posts in the document's order: their records are read a page of records at a time.
-    const records = postsWithRecords(db, ownPosts.flat(), pageSize);
+    const records = postsWithRecords(readers, ownPosts.flat(), pageSize);
 
     for (const [i, member] of batch.entries()) {
       const own = ownPosts[i] ?? [];

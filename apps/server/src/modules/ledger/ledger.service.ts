@@ -97,7 +97,7 @@ export async function weekDocument(deps: LedgerDeps, week: string): Promise<Ledg
     activeVersion: active.version,
   };
   await ensureRefereeSalt(deps.db);
-  return { kind: 'open', body: inSnapshot(deps.db, deps.kind, (db) => ledgerText(db, plan)) };
+  return { kind: 'open', body: inSnapshot(deps.db, deps.kind, (readers) => ledgerText(readers, plan)) };
 }
 
 /** `GET /api/ledger/:week/:edition`: one stored edition, byte for byte (404 when the week has no such edition). */
