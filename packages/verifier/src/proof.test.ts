@@ -56,12 +56,9 @@ async function buildRepository(options: {
     ...records,
   ];
   options.change?.(blocks, root);
-  const chunks = await Array.fromAsync(
-    CAR.writeCarStream(
-      [{ $link: root }],
-      blocks.map((b) => ({ cid: CID.fromString(b.cid).bytes, data: b.bytes })),
-    ),
-  );
+  const chunks: Uint8Array[] = [];
+  const entries = blocks.map((b) => ({ cid: CID.fromString(b.cid).bytes, data: b.bytes }));
+  for await (const chunk of CAR.writeCarStream([{ $link: root }], entries)) chunks.push(chunk);
   return { car: Buffer.concat(chunks), rkeys, records };
 }
 

@@ -10,6 +10,7 @@ import { Handles } from './handle';
 import { Identities } from './identity';
 import { keptProofs } from './kept-proofs';
 import { Progress } from './progress';
+import { DEFAULT_REPO_THRESHOLD } from './author-repositories';
 import { checkPublication } from './published-check';
 import { checkRecords } from './record-run';
 import { judge, type Report } from './report';
@@ -25,6 +26,11 @@ export type VerifyOptions = {
   /** Share of records to check, 0 < sample ≤ 1 (default 1: all). */
   sample?: number;
   concurrency?: number;
+  /**
+   * Records expected of one author (its records × the sample rate) from which the author's whole repository is
+   * fetched once and all of them checked against it (default 8); 0: always, Infinity: never (`--proofs record`).
+   */
+  repoThreshold?: number;
   plcUrl?: string;
   /**
    * A server whose com.atproto.identity.resolveHandle resolves the official handle (a PDS or AppView), instead of
@@ -147,13 +153,15 @@ export async function verifyLedger(options: VerifyOptions): Promise<Report> {
       throw new UsageError(`the ledger of ${choice.week} has no member ${options.member}`);
     }
     const rate = options.sample ?? 1;
-    const tally = await checkRecords(ledgerLines(file), {
+    const tally = await checkRecords(() => ledgerLines(file), {
       http,
       identities,
       keptProof: keptProofs(http, origin, choice.week),
       concurrency: options.concurrency ?? 8,
       member,
       draw: sampler(rate),
+      rate,
+      repoThreshold: options.repoThreshold ?? DEFAULT_REPO_THRESHOLD,
       progress: new Progress(options.progress ?? null, Math.round(eligible * rate), rate < 1),
     });
     base.records = { ...tally, named: summary.addressed, notTraceable: summary.notTraceable };
