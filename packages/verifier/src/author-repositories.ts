@@ -68,6 +68,11 @@ export class AuthorRepositories {
     private readonly options: { threshold: number; rate: number; maxHeldBytes?: number },
   ) {}
 
+  /** The bytes the repositories held (or being fetched, at their cap) count against the bound. */
+  get heldBytesNow(): number {
+    return this.heldBytes;
+  }
+
   /**
    * Counts an eligible record off its author's; for a drawn one, a lease on the author's repository when one is
    * held, or worth fetching (its records left × the sample rate reach the threshold) and there is room for it.
