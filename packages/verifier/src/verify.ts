@@ -49,10 +49,11 @@ export type VerifyOptions = {
 export class UsageError extends Error {}
 
 /**
- * Verifies one week of a programme from its public URLs: the index, the ledger (streamed twice: once from the
- * origin, hashed and recomputed as it arrives; once from a temporary file, for its records), the published hash,
- * and the records on their authors' servers. Never throws for what the origin or the network answered: each
- * problem is a line of the report. Throws `UsageError` for a week or edition the index does not list.
+ * Verifies one week of a programme from its public URLs: the index, the ledger (streamed from the origin, hashed
+ * and recomputed as it arrives; then read from a temporary file for its records, twice unless `repoThreshold` is
+ * Infinity: first to count each author's), the published hash, and the records on their authors' servers. Never
+ * throws for what the origin or the network answered: each problem is a line of the report. Throws `UsageError`
+ * for a week or edition the index does not list.
  */
 export async function verifyLedger(options: VerifyOptions): Promise<Report> {
   const origin = new URL(options.origin).origin;
