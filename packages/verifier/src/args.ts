@@ -3,13 +3,16 @@ import { isoWeekSchema } from '@manaboard/contract/ledger';
 import type { VerifyOptions } from './verify';
 
 export const USAGE = `usage: npm run verify -- <origin> [--week 2026-W48] [--edition N] [--member <handle|did>]
-                         [--sample 0.05] [--concurrency 8] [--plc https://plc.directory] [--timeout 15] [--json]
+                         [--sample 0.05] [--concurrency 8] [--proofs auto|record] [--plc https://plc.directory]
+                         [--timeout 15] [--json]
                          [--handle-resolver <PDS or AppView URL>] [--official-domain bsky.social]
 
 Checks a Manaboard week from its public URLs: the ledger's hash and the official account's signed post of it,
 every record (or a random sample) on its author's server with the repository's proof, and every member's Mana
-recomputed from the ledger and its rules. Exit 0: consistent; 1: a difference; 2: usage; 3: nothing differs but
-something could not be checked.`;
+recomputed from the ledger and its rules. --proofs auto (the default) fetches once the whole repository of an
+author with 8 or more records to check and checks them all against it (falling back to each record's own proof);
+--proofs record fetches each record with its own proof. Exit 0: consistent; 1: a difference; 2: usage; 3: nothing
+differs but something could not be checked.`;
 
 export type Parsed = { help: true } | { help: false; json: boolean; options: VerifyOptions };
 
@@ -25,6 +28,7 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
       member: { type: 'string' },
       sample: { type: 'string' },
       concurrency: { type: 'string' },
+      proofs: { type: 'string' },
       plc: { type: 'string' },
       'handle-resolver': { type: 'string' },
       'official-domain': { type: 'string' },
@@ -56,6 +60,11 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
   }
   if (values.concurrency !== undefined)
     options.concurrency = whole(values.concurrency, '--concurrency', 1, 256);
+  if (values.proofs !== undefined) {
+    if (values.proofs !== 'auto' && values.proofs !== 'record')
+      throw new Error('--proofs must be auto (an author with many records: its repository once) or record');
+    if (values.proofs === 'record') options.repoThreshold = Infinity;
+  }
   if (values.plc !== undefined) options.plcUrl = httpUrl(values.plc, '--plc');
   if (values['handle-resolver'] !== undefined)
     options.handleResolver = httpUrl(values['handle-resolver'], '--handle-resolver');

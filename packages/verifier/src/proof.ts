@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as CAR from '@atcute/car';
 import * as CBOR from '@atcute/cbor';
 import * as CID from '@atcute/cid';
@@ -39,20 +40,35 @@ function isCommit(value: unknown): value is Commit {
 }
 
 /**
- * Checks a repository proof (a CAR as `com.atproto.sync.getRecord` answers: the signed commit as its root, the
- * tree's nodes along the path to `<collection>/<rkey>`, and the record's block when it exists):
- * every block hashes to its CID, the commit is the expected repository's and its signature holds with `key`, and
- * the tree walked from the commit's `data` root (heights checked) holds the path — or proves it absent.
+ * A repository (or the part of it a proof carries) whose blocks all hash to their CIDs and whose commit is the
+ * expected account's, signed with its key: `find` walks its tree from the commit's `data` root.
  */
-export async function verifyRecordProof(options: {
+export type VerifiedRepository = {
+  /** The commit's revision (a TID: when its author signed it). */
+  rev: string;
+  /** The CAR's bytes, which its blocks keep alive (their bytes are views of it). */
+  bytes: number;
+  blocks: number;
+  /**
+   * The record at `<collection>/<rkey>` and its CID, or that the tree proves it absent; a ProofError when the
+   * tree is malformed or lacks a node or the record's block on the way.
+   */
+  find(collection: string, rkey: string): Promise<ProvenRecord>;
+};
+
+/**
+ * Opens a repository CAR as `com.atproto.sync.getRecord` (a proof: the signed commit as its root and the tree's
+ * nodes along one path) or `com.atproto.sync.getRepo` (the whole repository) answers: every block hashes to its
+ * CID, the commit is the expected repository's and its signature holds with `key` (or, signed before a key
+ * rotation, with the key in force at its rev). Throws a ProofError saying what does not hold.
+ */
+export async function openRepository(options: {
   car: Uint8Array;
   did: string;
-  collection: string;
-  rkey: string;
   key: FoundPublicKey;
   /** The key in force at a revision, asked only when the current key does not hold (Identity.keyAt). */
   keyAt?: (rev: string) => Promise<FoundPublicKey | null>;
-}): Promise<ProvenRecord> {
+}): Promise<VerifiedRepository> {
   const blocks = new Map<string, Uint8Array<ArrayBuffer>>();
   let root: string;
   try {
@@ -65,10 +81,10 @@ export async function verifyRecordProof(options: {
       if (entry.cid.codec !== CID.CODEC_DCBOR && entry.cid.codec !== CID.CODEC_RAW) {
         throw new ProofError(`a block of the proof has an unknown codec (${claimed})`);
       }
-      const actual = CID.toString(await CID.create(entry.cid.codec, entry.bytes));
-      if (actual !== claimed)
+      if (!hashesTo(entry.cid, entry.bytes))
         throw new ProofError(`a block of the proof does not hash to its CID (${claimed})`);
-      blocks.set(claimed, new Uint8Array(entry.bytes));
+      // A view of the CAR, not a copy: a whole repository is held once.
+      blocks.set(claimed, entry.bytes as Uint8Array<ArrayBuffer>);
     }
   } catch (error) {
     if (error instanceof ProofError) throw error;
@@ -92,22 +108,51 @@ export async function verifyRecordProof(options: {
     }
   }
 
-  const path = `${options.collection}/${options.rkey}`;
-  let value: CID.CidLink | null;
-  try {
-    const walker = await NodeWalker.create(new NodeStore(new MemoryBlockStore(blocks)), commit.data.$link);
-    value = await walker.findRpath(path);
-  } catch (error) {
-    if (error instanceof MissingBlockError)
-      throw new ProofError(`the proof lacks a tree node on the path to ${path}`);
-    throw new ProofError(`the proof's tree is malformed (${(error as Error).message.slice(0, 120)})`);
-  }
-  if (value === null) return { found: false, rev: commit.rev };
-  const recordBytes = blocks.get(value.$link);
-  if (!recordBytes) throw new ProofError(`the proof lacks the record block ${value.$link}`);
-  const record = decodeOrNull(recordBytes);
-  if (record === undefined) throw new ProofError(`the record block ${value.$link} is not DAG-CBOR`);
-  return { found: true, cid: value.$link, record, rev: commit.rev };
+  // One node store for every walk: its cache keeps the decoded nodes near the root between finds.
+  const nodes = new NodeStore(new MemoryBlockStore(blocks));
+  const find = async (collection: string, rkey: string): Promise<ProvenRecord> => {
+    const path = `${collection}/${rkey}`;
+    let value: CID.CidLink | null;
+    try {
+      const walker = await NodeWalker.create(nodes, commit.data.$link);
+      value = await walker.findRpath(path);
+    } catch (error) {
+      if (error instanceof MissingBlockError)
+        throw new ProofError(`the proof lacks a tree node on the path to ${path}`);
+      throw new ProofError(`the proof's tree is malformed (${(error as Error).message.slice(0, 120)})`);
+    }
+    if (value === null) return { found: false, rev: commit.rev };
+    const recordBytes = blocks.get(value.$link);
+    if (!recordBytes) throw new ProofError(`the proof lacks the record block ${value.$link}`);
+    const record = decodeOrNull(recordBytes);
+    if (record === undefined) throw new ProofError(`the record block ${value.$link} is not DAG-CBOR`);
+    return { found: true, cid: value.$link, record, rev: commit.rev };
+  };
+  return { rev: commit.rev, bytes: options.car.byteLength, blocks: blocks.size, find };
+}
+
+/**
+ * Checks a repository proof (a CAR as `com.atproto.sync.getRecord` answers: the signed commit as its root, the
+ * tree's nodes along the path to `<collection>/<rkey>`, and the record's block when it exists):
+ * every block hashes to its CID, the commit is the expected repository's and its signature holds with `key`, and
+ * the tree walked from the commit's `data` root (heights checked) holds the path — or proves it absent.
+ */
+export async function verifyRecordProof(options: {
+  car: Uint8Array;
+  did: string;
+  collection: string;
+  rkey: string;
+  key: FoundPublicKey;
+  /** The key in force at a revision, asked only when the current key does not hold (Identity.keyAt). */
+  keyAt?: (rev: string) => Promise<FoundPublicKey | null>;
+}): Promise<ProvenRecord> {
+  return (await openRepository(options)).find(options.collection, options.rkey);
+}
+
+/** Whether `bytes` hash (SHA-256, synchronously: a whole repository has many blocks) to the CID. */
+function hashesTo(cid: CID.Cid, bytes: Uint8Array): boolean {
+  if (cid.version !== CID.CID_VERSION || cid.digest.codec !== CID.HASH_SHA256) return false;
+  return createHash('sha256').update(bytes).digest().equals(cid.digest.contents);
 }
 
 /**

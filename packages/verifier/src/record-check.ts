@@ -1,4 +1,5 @@
 import { parseRecordUri, type RecordAddress } from './at-uri';
+import type { RepositoryLease } from './author-repositories';
 import { FetchError } from './fetch-error';
 import { xrpcError, type Http } from './http';
 import { IdentityError, type Identities, type Identity } from './identity';
@@ -33,11 +34,14 @@ const NOT_FOUND = new Set([
 /**
  * Fetches a record from its author's own server with the repository's proof and checks it says what the ledger
  * says. A record the server no longer has is "deleted since" when the operator kept a proof, under the author's
- * signature, that it existed; else "missing".
+ * signature, that it existed; else "missing". With a `repository` lease the record is found in its author's
+ * whole repository, verified once (author-repositories.ts), and fetched with its own proof only when that
+ * repository cannot say: the outcome is the same either way.
  */
 export async function checkRecord(
   named: NamedRecord,
   deps: { http: Http; identities: Identities; keptProof: KeptProof | null },
+  repository: RepositoryLease | null = null,
 ): Promise<RecordOutcome> {
   const address = parseRecordUri(named.uri);
   if (!address) return { status: 'missing', detail: `${named.uri} is not a record's AT URI` };
@@ -49,7 +53,8 @@ export async function checkRecord(
       return absent(named, address, null, error.message, deps);
     return { status: 'unreachable', detail: (error as Error).message };
   }
-  const fetched = await fetchProof(deps.http, identity, address);
+  const inRepository = await repository?.find(identity, address);
+  const fetched = inRepository ? { proven: inRepository } : await fetchProof(deps.http, identity, address);
   if ('unreachable' in fetched) return { status: 'unreachable', detail: fetched.unreachable };
   if ('notFound' in fetched) return absent(named, address, identity, fetched.notFound, deps);
   if (!fetched.proven.found) {

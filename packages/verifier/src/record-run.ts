@@ -1,4 +1,6 @@
 import { ledgerLineSchema } from '@manaboard/contract/ledger';
+import { parseRecordUri } from './at-uri';
+import { AuthorRepositories } from './author-repositories';
 import type { RawLine } from './line-splitter';
 import type { Progress } from './progress';
 import { checkRecord, type KeptProof, type NamedRecord, type RecordOutcome } from './record-check';
@@ -16,23 +18,37 @@ export type RecordTally = {
   counts: Record<RecordStatus, number>;
   /** The first few of each status, with the ledger line that names the record. */
   examples: Array<{ status: RecordStatus; line: number; uri: string; detail: string }>;
+  /**
+   * How the records were proven: `records` of them against their author's whole repository (`repositories`
+   * fetched, one per author; `fellBack` authors' could not be used: over the cap, unreachable, or not holding),
+   * the others each with its own proof.
+   */
+  proofs: { records: number; repositories: number; fellBack: number };
 };
+
+type Member = ((author: string, handle: string) => boolean) | null;
 
 /**
  * The records' pass: reads the ledger's lines again, and for each record it names (record lines, interaction
  * lines with a record) that belongs to the chosen member and is drawn by the sample, checks the record on its
  * author's server, `concurrency` at a time. Lines that failed to parse were reported by the first pass and are
- * skipped here.
+ * skipped here. Unless `repoThreshold` is Infinity, the lines are read once more before, to count each author's
+ * records: an author expected to have `repoThreshold` or more checked has its whole repository fetched once
+ * (author-repositories.ts).
  */
 export async function checkRecords(
-  lines: AsyncIterable<RawLine>,
+  open: () => AsyncIterable<RawLine>,
   options: {
     http: Http;
     identities: Identities;
     keptProof: KeptProof | null;
     concurrency: number;
-    member: ((author: string, handle: string) => boolean) | null;
+    member: Member;
     draw: () => boolean;
+    /** The sample's rate (what `draw` draws with). */
+    rate: number;
+    /** Records expected of an author (count × rate) from which its repository is fetched; 0 always, Infinity never. */
+    repoThreshold: number;
     progress: Progress;
   },
 ): Promise<RecordTally> {
@@ -42,25 +58,31 @@ export async function checkRecords(
     ok: 0,
     counts: { missing: 0, changed: 0, 'deleted since': 0, unreachable: 0 },
     examples: [],
+    proofs: { records: 0, repositories: 0, fellBack: 0 },
   };
+  const repositories =
+    options.repoThreshold === Infinity
+      ? null
+      : new AuthorRepositories(options.http, await countAuthors(open(), options.member), {
+          threshold: options.repoThreshold,
+          rate: options.rate,
+        });
   const running = new Set<Promise<void>>();
-  let inMember = options.member === null;
-  for await (const raw of lines) {
-    if (!('text' in raw) || raw.text === undefined) continue;
-    const named = namedRecord(raw.number, raw.text, (author, handle) => {
-      inMember = options.member === null || options.member(author, handle);
-    });
-    if (!named || !inMember) continue;
+  for await (const named of namedRecords(open(), options.member)) {
     tally.eligible += 1;
-    if (!options.draw()) continue;
+    const drawn = options.draw();
+    const did = parseRecordUri(named.uri)?.did;
+    const lease = did === undefined ? null : (repositories?.next(did, drawn) ?? null);
+    if (!drawn) continue;
     tally.sampled += 1;
     while (running.size >= options.concurrency) await Promise.race(running);
-    const task = checkRecord(named, options)
+    const task = checkRecord(named, options, lease)
       .catch((error: unknown): RecordOutcome => ({
         status: 'unreachable',
         detail: `check failed: ${String(error)}`,
       }))
       .then((outcome) => {
+        lease?.release();
         options.progress.tick();
         if (outcome.status === 'ok') {
           tally.ok += 1;
@@ -82,7 +104,30 @@ export async function checkRecords(
   await Promise.all(running);
   options.progress.finish();
   tally.examples.sort((a, b) => a.line - b.line);
+  if (repositories) tally.proofs = { ...repositories.stats };
   return tally;
+}
+
+/** Each author's (the repository's DID) eligible records: what the records' pass will come across. */
+async function countAuthors(lines: AsyncIterable<RawLine>, member: Member): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for await (const named of namedRecords(lines, member)) {
+    const did = parseRecordUri(named.uri)?.did;
+    if (did !== undefined) counts.set(did, (counts.get(did) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The records the lines name, of the chosen member's blocks (the --member filter follows the member lines). */
+async function* namedRecords(lines: AsyncIterable<RawLine>, member: Member): AsyncGenerator<NamedRecord> {
+  let inMember = member === null;
+  for await (const raw of lines) {
+    if (!('text' in raw) || raw.text === undefined) continue;
+    const named = namedRecord(raw.number, raw.text, (author, handle) => {
+      inMember = member === null || member(author, handle);
+    });
+    if (named && inMember) yield named;
+  }
 }
 
 /** The record a line names, if any; a member line is passed to `onMember` (the --member filter follows it). */

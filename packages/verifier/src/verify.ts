@@ -10,6 +10,7 @@ import { Handles } from './handle';
 import { Identities } from './identity';
 import { keptProofs } from './kept-proofs';
 import { Progress } from './progress';
+import { DEFAULT_REPO_THRESHOLD } from './author-repositories';
 import { checkPublication } from './published-check';
 import { checkRecords } from './record-run';
 import { judge, type Report } from './report';
@@ -25,6 +26,11 @@ export type VerifyOptions = {
   /** Share of records to check, 0 < sample ≤ 1 (default 1: all). */
   sample?: number;
   concurrency?: number;
+  /**
+   * Records expected of one author (its records × the sample rate) from which the author's whole repository is
+   * fetched once and all of them checked against it (default 8); 0: always, Infinity: never (`--proofs record`).
+   */
+  repoThreshold?: number;
   plcUrl?: string;
   /**
    * A server whose com.atproto.identity.resolveHandle resolves the official handle (a PDS or AppView), instead of
@@ -43,10 +49,11 @@ export type VerifyOptions = {
 export class UsageError extends Error {}
 
 /**
- * Verifies one week of a programme from its public URLs: the index, the ledger (streamed twice: once from the
- * origin, hashed and recomputed as it arrives; once from a temporary file, for its records), the published hash,
- * and the records on their authors' servers. Never throws for what the origin or the network answered: each
- * problem is a line of the report. Throws `UsageError` for a week or edition the index does not list.
+ * Verifies one week of a programme from its public URLs: the index, the ledger (streamed from the origin, hashed
+ * and recomputed as it arrives; then read from a temporary file for its records, twice unless `repoThreshold` is
+ * Infinity: first to count each author's), the published hash, and the records on their authors' servers. Never
+ * throws for what the origin or the network answered: each problem is a line of the report. Throws `UsageError`
+ * for a week or edition the index does not list.
  */
 export async function verifyLedger(options: VerifyOptions): Promise<Report> {
   const origin = new URL(options.origin).origin;
@@ -147,13 +154,15 @@ export async function verifyLedger(options: VerifyOptions): Promise<Report> {
       throw new UsageError(`the ledger of ${choice.week} has no member ${options.member}`);
     }
     const rate = options.sample ?? 1;
-    const tally = await checkRecords(ledgerLines(file), {
+    const tally = await checkRecords(() => ledgerLines(file), {
       http,
       identities,
       keptProof: keptProofs(http, origin, choice.week),
       concurrency: options.concurrency ?? 8,
       member,
       draw: sampler(rate),
+      rate,
+      repoThreshold: options.repoThreshold ?? DEFAULT_REPO_THRESHOLD,
       progress: new Progress(options.progress ?? null, Math.round(eligible * rate), rate < 1),
     });
     base.records = { ...tally, named: summary.addressed, notTraceable: summary.notTraceable };
