@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { zstdCompressSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError } from './fetch-error';
@@ -25,12 +24,6 @@ describe('the HTTP client', () => {
         return res.end('ok');
       }
       if (path === '/big') return res.end('x'.repeat(5_000));
-      if (path === '/ledger') {
-        // What the programme's server does for a client that takes zstd (the open week, ledger.routes.ts).
-        const zstd = /\bzstd\b/.test(req.headers['accept-encoding'] ?? '');
-        res.writeHead(200, zstd ? { 'content-encoding': 'zstd' } : {});
-        return res.end(zstd ? zstdCompressSync('{"type":"end"}\n') : '{"type":"end"}\n');
-      }
       if (path === '/chunked') {
         res.write('x'.repeat(800));
         return res.end('x'.repeat(800));
@@ -79,12 +72,5 @@ describe('the HTTP client', () => {
     expect((error as FetchError).message).toBe(
       `${origin}/missing answered HTTP 400 (RecordNotFound: Could not locate record)`,
     );
-  });
-
-  it('asks for a ledger in zstd, the quickest to read, and reads it decompressed', async () => {
-    const client = new Http();
-    const { response } = await client.open(`${origin}/ledger`, 'application/x-ndjson');
-    expect(response.headers.get('content-encoding')).toBe('zstd');
-    expect(await response.text()).toBe('{"type":"end"}\n');
   });
 });
