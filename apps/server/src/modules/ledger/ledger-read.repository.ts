@@ -297,3 +297,21 @@ export async function weekInteractions(
     rulesVersion: Number(r.version),
   }));
 }
+
+/** An exported snapshot's name as PostgreSQL writes it (e.g. `00000003-0000001B-1`): checked before it is quoted. */
+const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+(?:-[0-9]+)?$/i;
+
+/** Exports the snapshot of a repeatable-read transaction, for other connections to read the same board. */
+export async function exportSnapshot(trx: Db): Promise<string> {
+  const { rows } = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx);
+  const id = rows[0]?.id ?? '';
+  if (!SNAPSHOT_ID.test(id)) throw new Error(`PostgreSQL exported a snapshot named ${JSON.stringify(id)}`);
+  return id;
+}
+
+/** Makes a transaction read an exported snapshot: its first statement, as PostgreSQL requires. */
+export async function importSnapshot(trx: Db, id: string): Promise<void> {
+  if (!SNAPSHOT_ID.test(id)) throw new Error(`not a snapshot name: ${JSON.stringify(id)}`);
+  // SET takes no parameters: the name, checked above, is written as a literal.
+  await sql`set transaction snapshot ${sql.lit(id)}`.execute(trx);
+}

@@ -1,26 +1,31 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema';
+import { exportSnapshot, importSnapshot } from './ledger-read.repository';
 
 /**
  * Connections a ledger reads its records with on PostgreSQL, all on one snapshot: the database joins the record
  * lines (the week's text), so the next group is read on a second backend while the first is written (a week of
- * 1 M records built in 2.7–3.0 s instead of 3.8 s here, docs/benchmarks.md, "The weekly ledger"). Each build holds
- * this many pooled connections: the open-week route builds two at most (ledger.routes.ts) and the close job one,
- * so they hold 6 of the pool's 10 at most, and each takes its connections one after the other, so builds waiting
- * for a connection never hold the whole pool.
+ * 1 M records built in 2.7–3.0 s instead of 3.8 s here, docs/benchmarks.md, "The weekly ledger").
  */
 export const SNAPSHOT_READERS = 2;
 
-/** An exported snapshot's name as PostgreSQL writes it (e.g. `00000003-0000001B-1`): checked before it is quoted. */
-const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+(?:-[0-9]+)?$/i;
+/**
+ * Builds of this process reading on more than one connection at once, at most; others read on one. A build takes
+ * its connections one after the other, so one waiting for its second holds its first meanwhile: with at most this
+ * many such builds, builds can never hold the whole pool (10) while each waits for another connection, however
+ * many are asked for at once (the open-week route, the console's and the operator's week checks, the close job).
+ */
+const MAX_SHARED_BUILDS = 2;
+let sharedBuilds = 0;
 
 /**
  * Runs a reader of many statements on one snapshot where the database has snapshots for it: on PostgreSQL
- * read-only repeatable-read transactions (`readers` pooled connections, held while the text is read), the first
- * exporting its snapshot and the others taking it (`SET TRANSACTION SNAPSHOT`), so every reader sees one board
- * even while the stream writes. PGlite is one connection: a transaction there would stop every other query for as
- * long as a slow reader takes, so the reader runs without one, on the one connection, and checks itself
- * (LedgerMovedError). Stopping early (a reader that went away) rolls the transactions back.
+ * read-only repeatable-read transactions (`readers` pooled connections, held while the text is read, fewer while
+ * MAX_SHARED_BUILDS others read on several), the first exporting its snapshot and the others taking it, so every
+ * reader sees one board even while the stream writes. PGlite is one connection: a transaction there would stop
+ * every other query for as long as a slow reader takes, so the reader runs without one, on the one connection, and
+ * checks itself (LedgerMovedError). The transactions are read-only, so each is rolled back at the end, each on its
+ * own: one whose connection died cannot keep the others' connections from the pool.
  */
 export async function* inSnapshot<T>(
   db: Kysely<Database>,
@@ -32,30 +37,29 @@ export async function* inSnapshot<T>(
     yield* produce([db]);
     return;
   }
+  const shared = readers > 1 && sharedBuilds < MAX_SHARED_BUILDS;
+  if (shared) sharedBuilds++;
   const begin = () =>
     db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
-  const first = await begin();
-  const transactions = [first];
-  let done = false;
+  const transactions: Array<Awaited<ReturnType<typeof begin>>> = [];
+  let failedEnding: PromiseRejectedResult | undefined;
   try {
-    if (readers > 1) {
-      const { rows } = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(first);
-      const id = rows[0]?.id ?? '';
-      if (!SNAPSHOT_ID.test(id))
-        throw new Error(`PostgreSQL exported a snapshot named ${JSON.stringify(id)}`);
+    const first = await begin();
+    transactions.push(first);
+    if (shared) {
+      const id = await exportSnapshot(first);
       for (let i = 1; i < readers; i++) {
         const other = await begin();
         transactions.push(other);
-        // Before any other statement of the transaction, as PostgreSQL requires; the id cannot be a parameter.
-        await sql`set transaction snapshot ${sql.lit(id)}`.execute(other);
+        await importSnapshot(other, id);
       }
     }
     yield* produce([first, ...transactions.slice(1)]);
-    done = true;
   } finally {
-    for (const trx of transactions.reverse()) {
-      if (done) await trx.commit().execute();
-      else await trx.rollback().execute();
-    }
+    if (shared) sharedBuilds--;
+    const endings = await Promise.allSettled(transactions.map((trx) => trx.rollback().execute()));
+    failedEnding = endings.find((e): e is PromiseRejectedResult => e.status === 'rejected');
   }
+  // Reached only when the reading ended well: after a failure of its own, that failure is what the caller hears.
+  if (failedEnding) throw failedEnding.reason;
 }

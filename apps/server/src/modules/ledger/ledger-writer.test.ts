@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../../config/test-env';
 import type { DatabaseHandle } from '../../db/database';
@@ -230,5 +231,51 @@ describe.runIf(testEnv.databaseUrl)('the snapshot a ledger is read in, on Postgr
     }
     expect(seen).toEqual([['did:plc:before'], ['did:plc:before'], ['did:plc:before']]);
     expect(await names(db)).toEqual(['did:plc:after', 'did:plc:before']);
+  });
+
+  const pid = async (reader: Db) =>
+    (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(reader)).rows[0]!.pid;
+  const stateOf = async (backend: number) =>
+    (
+      await sql<{ state: string }>`select state from pg_stat_activity where pid = ${backend}`.execute(
+        database.db,
+      )
+    ).rows[0]?.state ?? 'gone';
+
+  it("gives every other connection back when one reader's connection dies mid-build", async () => {
+    const { db } = database;
+    let backends: number[] = [];
+    const build = inSnapshot(db, 'postgres', async function* (readers) {
+      backends = [await pid(readers[0]), await pid(readers[1]!)];
+      yield 'reading';
+      await sql`select pg_terminate_backend(${backends[1]!})`.execute(db);
+      await pid(readers[1]!); // the dead connection's next read fails, and the build with it
+    });
+    await expect(async () => {
+      for await (const step of build) expect(step).toBe('reading');
+    }).rejects.toThrow();
+    // Back in the pool (idle, or answering this very query), not left in its transaction.
+    expect(['idle', 'active']).toContain(await stateOf(backends[0]!));
+    expect(await stateOf(backends[1]!)).toBe('gone');
+  });
+
+  it('reads on one connection while two other builds read on several, so waiting builds never hold the pool', async () => {
+    const { db } = database;
+    const counts: number[] = [];
+    const builds = [0, 1, 2].map(() =>
+      inSnapshot(db, 'postgres', async function* (readers) {
+        counts.push(readers.length);
+        yield readers.length;
+      }),
+    );
+    for (const build of builds) await build.next();
+    expect(counts).toEqual([2, 2, 1]);
+    for (const build of builds) await build.return(undefined);
+    // The slots are given back: the next build reads on two again.
+    const again = inSnapshot(db, 'postgres', async function* (readers) {
+      yield readers.length;
+    });
+    expect((await again.next()).value).toBe(2);
+    await again.return(undefined);
   });
 });

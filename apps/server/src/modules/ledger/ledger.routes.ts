@@ -42,7 +42,7 @@ function takesGzip(request: FastifyRequest): boolean {
   });
 }
 
-/** Open weeks built at once by this process at most: each reads the whole week (and, on PostgreSQL, holds a connection). */
+/** Open weeks built at once by this process at most: each reads the whole week (and, on PostgreSQL, holds two connections, ledger-snapshot.ts). */
 const MAX_OPEN_BUILDS = 2;
 /** LEDGER_SEND_WAIT_SECONDS' default. */
 export const DEFAULT_SEND_WAIT_MS = 60_000;
