@@ -1,5 +1,4 @@
 import type { RecordAddress } from './at-uri';
-import { FetchError } from './fetch-error';
 import type { Http } from './http';
 import type { Identity } from './identity';
 import { openRepository, ProofError, type ProvenRecord, type VerifiedRepository } from './proof';
@@ -20,8 +19,12 @@ export function repositoryCap(expected: number): number {
 /** The repositories held at once, at most (their CARs' bytes and the blocks' index). */
 const MAX_HELD_BYTES = 256 * 1024 ** 2;
 
-/** The index of a block (its CID string and the map's entry) beside its bytes, roughly. */
-const BYTES_PER_BLOCK = 128;
+/**
+ * The index of a block beside its bytes (its CID string, the view and the map's entry: about 313 bytes measured).
+ * A repository's blocks are at most as many as its cap allows at this rate, so a hostile server's CAR of millions of
+ * tiny blocks is refused (and its author checked record by record) instead of holding several times its bytes.
+ */
+const BYTES_PER_BLOCK = 320;
 
 /** One author's repository while records of it are left to check. */
 type Held = {
@@ -106,17 +109,19 @@ export class AuthorRepositories {
 
   private reserve(did: string, expected: number): Held | null {
     const cap = repositoryCap(expected);
-    if (this.heldBytes + cap > (this.options.maxHeldBytes ?? MAX_HELD_BYTES)) return null;
+    // The CAR (while read: its chunks and their concatenation) and then its index: at most twice its cap.
+    const reserved = 2 * cap;
+    if (this.heldBytes + reserved > (this.options.maxHeldBytes ?? MAX_HELD_BYTES)) return null;
     const entry: Held = {
       did,
       cap,
-      reserved: cap,
+      reserved,
       users: 0,
       last: false,
       dropped: false,
       repository: null,
     };
-    this.heldBytes += cap;
+    this.heldBytes += reserved;
     this.held.set(did, entry);
     return entry;
   }
@@ -150,14 +155,14 @@ export class AuthorRepositories {
         did: entry.did,
         key: identity.key,
         keyAt: identity.keyAt,
+        maxBlocks: Math.floor(entry.cap / BYTES_PER_BLOCK),
       });
       this.resize(entry, repository.bytes + repository.blocks * BYTES_PER_BLOCK);
       this.stats.repositories += 1;
       return repository;
-    } catch (error) {
-      // Over the cap, unreachable, not found, or a proof that does not hold: each record's own proof then says
-      // exactly what per-record mode would (missing, deleted since, unreachable with its sentence).
-      if (!(error instanceof FetchError || error instanceof ProofError)) throw error;
+    } catch {
+      // Over the cap, unreachable, not found, a proof that does not hold, or anything else: each record's own
+      // proof then decides, as in per-record mode.
       this.resize(entry, 0);
       this.stats.fellBack += 1;
       return null;

@@ -91,6 +91,18 @@ describe('a whole repository as proof (com.atproto.sync.getRepo)', () => {
     ).resolves.toMatchObject({ found: true, cid: records[7]!.cid });
   });
 
+  it('refuses a repository of more blocks than it may index (a CAR of many tiny blocks costs memory beyond its bytes)', async () => {
+    const { signer, key } = await keys();
+    const { car } = await buildRepository({ likes: 300, signer });
+    const { blocks } = await openRepository({ car, did: DID, key });
+    await expect(openRepository({ car, did: DID, key, maxBlocks: blocks })).resolves.toMatchObject({
+      blocks,
+    });
+    await expect(openRepository({ car, did: DID, key, maxBlocks: blocks - 1 })).rejects.toThrow(
+      new ProofError(`the repository holds more than ${blocks - 1} blocks, more than its size allows`),
+    );
+  });
+
   it('refuses a block whose bytes do not hash to its CID', async () => {
     const { signer, key } = await keys();
     const { car, records } = await buildRepository({

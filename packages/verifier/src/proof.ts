@@ -68,8 +68,11 @@ export async function openRepository(options: {
   key: FoundPublicKey;
   /** The key in force at a revision, asked only when the current key does not hold (Identity.keyAt). */
   keyAt?: (rev: string) => Promise<FoundPublicKey | null>;
+  /** Blocks to index at most (each costs memory beyond its bytes): more is refused as a ProofError. */
+  maxBlocks?: number;
 }): Promise<VerifiedRepository> {
   const blocks = new Map<string, Uint8Array<ArrayBuffer>>();
+  const maxBlocks = options.maxBlocks ?? Infinity;
   let root: string;
   try {
     const reader = CAR.fromUint8Array(options.car);
@@ -85,6 +88,8 @@ export async function openRepository(options: {
         throw new ProofError(`a block of the proof does not hash to its CID (${claimed})`);
       // A view of the CAR, not a copy: a whole repository is held once.
       blocks.set(claimed, entry.bytes as Uint8Array<ArrayBuffer>);
+      if (blocks.size > maxBlocks)
+        throw new ProofError(`the repository holds more than ${maxBlocks} blocks, more than its size allows`);
     }
   } catch (error) {
     if (error instanceof ProofError) throw error;

@@ -6,7 +6,7 @@ import { freePort } from '../../../apps/server/src/test/free-port';
 import { runScript } from '../../../apps/server/src/test/cli-process';
 import type { LedgerLine } from '@manaboard/contract/ledger';
 import { buildLedgerLines, encodeLedger, type WorldMember } from './test/ledger-builder';
-import { startVerifierWorld, type VerifierWorld } from './test/network-world';
+import { seedHonestWeek, startVerifierWorld, type VerifierWorld } from './test/network-world';
 import { pdsAt, startPlcProxy, startSilentServer } from './test/plc-proxy';
 import { repositoryCap } from './author-repositories';
 import { renderReport, type Report } from './report';
@@ -35,55 +35,7 @@ describe.skipIf(reason)('verifying a week against a real local AT Protocol netwo
 
   beforeAll(async () => {
     w = await startVerifierWorld();
-    const { sc, did } = w;
-    p1 = (await sc.post(did.alice!, 'my #mana post')).ref;
-    const p2 = (await sc.post(did.alice!, 'more mana')).ref;
-    const official = (await sc.post(did.manahq!, 'Like this for Mana')).ref;
-    const repost = await sc.repost(did.carol!, p1);
-    const reply = (await sc.reply(did.dan!, p1, p1, 'nice mana')).ref;
-    const quote = (await sc.post(did.dan!, 'look at this mana', undefined, undefined, p2)).ref;
-    const bobsOfficialLike = (await sc.like(did.bob!, official)).toString();
-    members = [
-      {
-        author: did.alice!,
-        handle: 'alice.test',
-        firstTrackedAt: '2026-11-02T00:00:00.000Z',
-        posts: [
-          {
-            post: p1.uriStr,
-            createdAt: '2026-11-24T09:00:00.000Z',
-            multiplier: 3,
-            records: [
-              await w.like('bob', p1),
-              await w.like('carol', p1),
-              { ...(await w.record('repost', did.carol!, repost.uriStr)) },
-              await w.record('reply', did.dan!, reply.uriStr),
-            ],
-          },
-          {
-            post: p2.uriStr,
-            createdAt: '2026-11-24T10:00:00.000Z',
-            records: [await w.record('quote', did.dan!, quote.uriStr)],
-            notTraceable: { likes: 1 },
-          },
-        ],
-        referrals: [{ at: '2026-11-25T08:00:00.000Z', referee: did.dan! }],
-      },
-      {
-        author: did.bob!,
-        handle: 'bob.test',
-        firstTrackedAt: '2026-11-20T00:00:00.000Z',
-        interactions: [
-          {
-            at: '2026-11-26T00:00:00.000Z',
-            kind: 'like',
-            post: official.uriStr,
-            record: bobsOfficialLike,
-            cid: await w.cidOf(bobsOfficialLike),
-          },
-        ],
-      },
-    ];
+    ({ members, p1 } = await seedHonestWeek(w));
   }, 180_000);
 
   afterAll(async () => {
