@@ -30,7 +30,12 @@ export async function bundleRatio(): Promise<{ web: number; bare: number; ratio:
   }
 }
 
-type Scores = Record<(typeof categories)[number], number> & { failing: string[] };
+type Scores = Record<(typeof categories)[number], number> & {
+  failing: string[];
+  /** Total blocking time and main-thread work, ms (issue 33's goal: TBT ≤ 150 ms). */
+  tbtMs: number;
+  mainThreadMs: number;
+};
 
 /** Lighthouse now and then fails to record a trace on a loaded machine (NO_NAVSTART and the like): run again. */
 const ATTEMPTS = 3;
@@ -67,6 +72,8 @@ export async function lighthouseScores(url: string): Promise<Scores> {
         'best-practices': score('best-practices'),
         seo: score('seo'),
         failing,
+        tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN),
+        mainThreadMs: Math.round(lhr.audits['mainthread-work-breakdown']?.numericValue ?? NaN),
       };
     } finally {
       chrome.kill();
@@ -99,7 +106,9 @@ export async function webBudget(): Promise<void> {
     console.log(
       `Lighthouse (mobile) on /, median of ${rounds}: performance ${med('performance')} ` +
         `(runs ${runs.map((run) => run.performance).join(', ')}), accessibility ${med('accessibility')}, ` +
-        `best practices ${med('best-practices')}, SEO ${med('seo')}` +
+        `best practices ${med('best-practices')}, SEO ${med('seo')}; total blocking time ` +
+        `${runs.map((run) => run.tbtMs).join(', ')} ms [goal ≤ 150 ms], main-thread work ` +
+        `${runs.map((run) => run.mainThreadMs).join(', ')} ms` +
         (failing.length > 0 ? `; audits below 1 in some run: ${failing.join(', ')}` : ''),
     );
   } finally {
