@@ -74,11 +74,11 @@ function scoringRules(versions: ReadonlyArray<{ version: number; rules: unknown 
  * their post lines (each followed by its records), referral and interaction lines, then the end line. Nothing of
  * the size of the week is held: members are read 200 at a time, records a page at a time by keyset, and the text
  * is handed on as bytes, in pieces of about 256 KB (a post's record lines as the database's bytes, see
- * RecordText), each only when the consumer asks for the next (backpressure). Read it in
- * a snapshot (repeatable-read transactions on one snapshot, ledger-snapshot.ts) where the database has one; without, a member whose lines do not add
- * up to the sum read first ends it with LedgerMovedError. `onEnd` is told the end line. The open week's post lines
- * are scored as the ledger is built, from the counts it lists (ledger-read's postLines): the stored Mana lags the
- * counts until the next totals run.
+ * RecordText), each only when the consumer asks for the next (backpressure). Read it in a snapshot
+ * (repeatable-read transactions on one snapshot, ledger-snapshot.ts) where the database has one; without, a
+ * member whose lines do not add up to the sum read first ends it with LedgerMovedError. `onEnd` is told the end
+ * line. The open week's post lines are scored as the ledger is built, from the counts it lists (ledger-read's
+ * postLines): the stored Mana lags the counts until the next totals run.
  */
 export async function* ledgerText(
   from: Db | readonly [Db, ...Db[]],
