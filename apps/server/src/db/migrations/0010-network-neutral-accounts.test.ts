@@ -1,22 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateTo } from '../../test/migrate-to';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
 import type { DatabaseHandle } from '../database';
 import { migrateToLatest } from '../migrate';
-import { migrations } from './index';
-
-/** The migrator stopped at `last`, on the connection's own schema (as migrateToLatest does). */
-async function migrateTo(db: Kysely<unknown>, last: string): Promise<void> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    ...(rows[0]?.schema ? { migrationTableSchema: rows[0].schema } : {}),
-  });
-  const { error } = await migrator.migrateTo(last);
-  if (error) throw error;
-}
 
 describe.each(testDatabaseKinds())('migration 0010 (network-neutral accounts) on %s', (kind) => {
   let handle: DatabaseHandle;
