@@ -106,6 +106,8 @@ async function buildServer(outDir) {
     // The Bluesky stream's worker thread (issue 31), loaded by its file name beside the chunk that starts it
     // (integrations/bluesky/bluesky-stream-thread.ts): the directory is flat, so it sits beside every chunk.
     'bluesky-stream-worker': path.join(src, 'composition', 'bluesky-stream-worker.ts'),
+    // The embedded database's own thread (db/pglite-thread.ts), loaded by its file name in the same way.
+    'pglite-thread': path.join(src, 'db', 'pglite-thread-entry.ts'),
   };
   await build({
     entryPoints,

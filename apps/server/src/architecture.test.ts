@@ -105,7 +105,8 @@ describe('the import graph', () => {
   });
 
   it('keeps the leaves on each other, the adapters on the port, the port off the adapters and storage, and the product off the composition roots', () => {
-    expect(graph.get('apps/server/src/main.ts')).toContain('apps/server/src/composition/app.ts');
+    expect(graph.get('apps/server/src/main.ts')).toContain('apps/server/src/composition/serve.ts');
+    expect(graph.get('apps/server/src/composition/serve.ts')).toContain('apps/server/src/composition/app.ts');
     expect(graph.get('apps/server/src/lib/errors.ts')).toContain('packages/contract/src/index.ts');
     expect(layerCrossings(graph)).toEqual([]);
   });

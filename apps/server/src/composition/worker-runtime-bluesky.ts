@@ -21,7 +21,9 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
   const clock = systemClock;
   const db = database.db;
   // On PGlite the stream's statements run on the thread that serves requests: each lets the loop turn (issue 31).
-  const streamDb = database.kind === 'pglite' ? db.withPlugin(new LoopTurnPlugin()) : db;
+  // On its own thread (PGLITE_THREAD=worker) a statement holds nothing here.
+  const streamDb =
+    database.kind === 'pglite' && !database.threaded ? db.withPlugin(new LoopTurnPlugin()) : db;
   // Lag, rates and the relay's replay window left: this process's metrics, the log, and a row for other processes.
   const progress = new StreamProgressReporter({
     db,

@@ -33,6 +33,8 @@ export type Config = {
   webDistDir: string;
   /** The embedded database's memory settings (memory-config.ts). */
   pgliteMemory: PgliteMemory;
+  /** The embedded database on a thread of its own in the server (PGLITE_THREAD; db/pglite-thread.ts). */
+  pgliteThread: boolean;
   /** Seconds between the checks that give memory back (memory-trim.ts); 0: never. */
   memoryTrimSeconds: number;
   /** The one network the programme runs on (docs/networks.md). */

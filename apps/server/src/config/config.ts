@@ -101,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     stream: streamConfig(e),
     programme: programmeConfig(e),
     pgliteMemory: pgliteMemory(e),
+    pgliteThread: e.PGLITE_THREAD === 'worker',
     memoryTrimSeconds: e.MEMORY_TRIM_SECONDS,
     admin: adminConfig(e),
   };

@@ -13,6 +13,11 @@ export const memoryEnvShape = {
   PGLITE_SHARED_BUFFERS: pgSize.default('16MB'),
   PGLITE_MAINTENANCE_WORK_MEM: pgSize.default('16MB'),
   PGLITE_WORK_MEM: pgSize.default('4MB'),
+  /**
+   * Where the embedded database runs: `worker`, a thread of its own (db/pglite-thread.ts: no statement holds the
+   * requests); `inline`, the thread serving requests (one V8 heap fewer).
+   */
+  PGLITE_THREAD: z.enum(['worker', 'inline']).default('worker'),
   /** How often the server checks whether to give memory back (memory-trim.ts); 0: never. */
   MEMORY_TRIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 };

@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { childProcessEnv } from '../config/child-env';
 import { acquireOwnerLock, DatabaseInUseError } from './owner-lock';
+import type { EmbeddedDatabase } from './database';
 
 /** What a backup is taken from: the PGlite instance itself (its owner), or a PostgreSQL server. */
-export type BackupSource = { kind: 'pglite'; pglite: PGlite } | PostgresTarget;
+export type BackupSource = { kind: 'pglite'; pglite: EmbeddedDatabase } | PostgresTarget;
 /** What a restore writes to: a PGlite data directory (its owner stopped), or a PostgreSQL server. */
 export type RestoreTarget = { kind: 'pglite'; dataDir: string } | PostgresTarget;
 /** A PostgreSQL database; `schema` limits a backup to one schema (tests use a schema each). */
@@ -184,7 +183,14 @@ async function restorePglite(dataDir: string, file: string): Promise<{ previous:
   const dump = new Blob([await fs.readFile(file)]);
   await fs.mkdir(dataDir, { recursive: true });
   try {
-    const pglite = await PGlite.create({ dataDir: restoring, loadDataDir: dump, extensions: { pg_trgm } });
+    // PGlite's module is loaded when a restore needs it (a server whose database has its own thread never does).
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { pgliteExtensions } = await import('./pglite-extensions');
+    const pglite = await PGlite.create({
+      dataDir: restoring,
+      loadDataDir: dump,
+      extensions: pgliteExtensions,
+    });
     await pglite.query('select 1');
     await pglite.close();
   } catch (error) {

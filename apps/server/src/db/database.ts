@@ -1,24 +1,33 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql, type PGliteDialectConfig } from 'kysely';
 import type pg from 'pg';
 import { pgliteStartParams, type PgliteMemory } from '../config/memory-config';
 import { guardDiskSpace, type DiskSpaceGuardOptions } from './pglite-disk-guard';
 import { initPgliteDataDir } from './pglite-init';
+import { PgliteThread } from './pglite-thread';
 import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
 import type { Database } from './schema';
 
-/** pg_trgm backs the leaderboard's substring search (migration 0005), as on PostgreSQL. */
-export const pgliteExtensions = { pg_trgm };
+/**
+ * The embedded database itself: the calls Kysely's dialect makes, and a dump of its data directory (backups). PGlite
+ * in this thread, or on its own (pglite-thread.ts).
+ */
+export type EmbeddedDatabase = Exclude<PGliteDialectConfig['pglite'], (...args: never[]) => unknown> & {
+  dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+};
 
 export type DatabaseHandle = {
   db: Kysely<Database>;
   /** 'pglite' for the embedded database, 'postgres' for a server given by URL. */
   kind: 'pglite' | 'postgres';
   /** The embedded database itself (its own dump for backups); absent on PostgreSQL. */
-  pglite?: PGlite;
+  pglite?: EmbeddedDatabase;
+  /**
+   * True when the embedded database runs on a thread of its own (pglite-thread.ts): its statements never hold the
+   * thread that calls them.
+   */
+  threaded?: boolean;
   /** True when the database answers a trivial query. */
   ping: () => Promise<boolean>;
   close: () => Promise<void>;
@@ -51,6 +60,14 @@ export type DatabaseOptions =
        * own (then in memory too).
        */
       diskGuard?: DiskSpaceGuardOptions;
+      /**
+       * On disk only: PGlite runs on a worker thread of its own (pglite-thread.ts), so a long statement never holds
+       * the thread that serves requests. The server's default (PGLITE_THREAD); commands and tests run it in their
+       * own thread unless they ask.
+       */
+      thread?: boolean;
+      /** The database's own thread stopped while open (thread only): every statement now fails with the reason. */
+      onThreadExit?: (error: Error) => void;
     }
   | {
       kind: 'postgres';
@@ -73,31 +90,55 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   let db: Kysely<Database>;
   let lock: OwnerLock | undefined;
-  let embedded: PGlite | undefined;
+  let embedded: EmbeddedDatabase | undefined;
   if (options.kind === 'pglite') {
     let dataDir: string | undefined;
+    // Its own thread starts before the lock is taken: it loads PGlite's code meanwhile, and opens once told.
+    const thread = options.dataDir && options.thread ? PgliteThread.start(options.onThreadExit) : undefined;
     if (options.dataDir) {
-      lock = await acquireOwnerLock(options.dataDir, options.owner ?? 'command', options.socket);
-      dataDir = path.join(options.dataDir, 'pglite');
-      await fs.mkdir(dataDir, { recursive: true });
+      try {
+        lock = await acquireOwnerLock(options.dataDir, options.owner ?? 'command', options.socket);
+        dataDir = path.join(options.dataDir, 'pglite');
+        await fs.mkdir(dataDir, { recursive: true });
+      } catch (error) {
+        await thread?.close();
+        throw error;
+      }
     }
     try {
-      const startParams = options.memory
-        ? pgliteStartParams(PGlite.defaultStartParams, options.memory)
-        : undefined;
-      if (dataDir && options.initInChild) await initPgliteDataDir(dataDir, startParams);
-      const pglite = await PGlite.create({
-        ...(dataDir ? { dataDir } : options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-        extensions: pgliteExtensions,
-        ...(startParams ? { startParams } : {}),
-      });
       // On disk, writes stop before the disk is full (a full disk can hang PGlite: pglite-disk-guard.ts).
       // In memory only when a test gives a free space of its own.
       const disk = options.dataDir ?? (options.diskGuard ? 'memory' : undefined);
-      const guarded = disk ? guardDiskSpace(pglite, disk, options.diskGuard) : pglite;
-      db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
-      embedded = pglite;
+      if (dataDir && thread) {
+        // PGlite's own module is loaded by its thread only (pglite-thread-entry.ts), as is the data directory's
+        // first copy.
+        await thread.open({
+          dataDir,
+          ...(options.memory ? { memory: options.memory } : {}),
+          ...(options.initInChild ? { init: true } : {}),
+        });
+        const guarded = disk ? guardDiskSpace(thread, disk, options.diskGuard) : thread;
+        db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
+        embedded = thread;
+      } else {
+        // Loaded only here: a server whose database has a thread of its own never loads it on this one.
+        const { PGlite } = await import('@electric-sql/pglite');
+        const { pgliteExtensions } = await import('./pglite-extensions');
+        const startParams = options.memory
+          ? pgliteStartParams(PGlite.defaultStartParams, options.memory)
+          : undefined;
+        if (dataDir && options.initInChild) await initPgliteDataDir(dataDir, startParams);
+        const pglite = await PGlite.create({
+          ...(dataDir ? { dataDir } : options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+          extensions: pgliteExtensions,
+          ...(startParams ? { startParams } : {}),
+        });
+        const guarded = disk ? guardDiskSpace(pglite, disk, options.diskGuard) : pglite;
+        db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
+        embedded = pglite;
+      }
     } catch (error) {
+      await thread?.close();
       await lock?.release();
       throw error;
     }
@@ -116,6 +157,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db,
     kind: options.kind,
     ...(embedded ? { pglite: embedded } : {}),
+    ...(embedded instanceof PgliteThread ? { threaded: true } : {}),
     ping: async () => {
       try {
         await sql`select 1`.execute(db);

@@ -5,7 +5,7 @@
 // makes a new template.
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
-import { pgliteExtensions } from './database';
+import { pgliteExtensions } from './pglite-extensions';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
 

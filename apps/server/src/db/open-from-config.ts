@@ -6,12 +6,14 @@ import type { OwnerRole } from './owner-lock';
 /**
  * Opens the database the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR,
  * owned by this process (DatabaseInUseError when another live process owns it). The server records the socket
- * it takes operator commands on in its lock. `onConnectionError`: see openDatabase (PostgreSQL only).
+ * it takes operator commands on in its lock. `onConnectionError`: see openDatabase (PostgreSQL only);
+ * `onThreadExit`: the embedded database's thread stopped under a server (see openDatabase).
  */
 export function openConfiguredDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'pgliteMemory'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'pgliteMemory' | 'pgliteThread'>>,
   owner: OwnerRole = 'command',
   onConnectionError?: (error: Error) => void,
+  onThreadExit?: (error: Error) => void,
 ): Promise<DatabaseHandle> {
   return config.databaseUrl
     ? openDatabase({
@@ -25,5 +27,9 @@ export function openConfiguredDatabase(
         owner,
         ...(config.pgliteMemory ? { memory: config.pgliteMemory, initInChild: true } : {}),
         ...(owner === 'server' ? { socket: ownerSocketPath(config.dataDir) } : {}),
+        // The server's statements run on the database's own thread (PGLITE_THREAD); a command's in its own.
+        ...(owner === 'server' && config.pgliteThread
+          ? { thread: true, ...(onThreadExit ? { onThreadExit } : {}) }
+          : {}),
       });
 }

@@ -68,13 +68,30 @@ describe("the embedded database's free-space guard", () => {
     } finally {
       await onDisk.close();
     }
-    // A reserve no disk has: the directory's real free space is below it.
-    const full = await openDatabase({ kind: 'pglite', dataDir: dir, diskGuard: { reserveBytes: 2 ** 60 } });
+    // A reserve no disk has: the directory's real free space is below it. The same on the database's own thread
+    // (the server's default, pglite-thread.ts): the guard stands on this side of it.
     try {
-      await expect(sql`insert into u values (2)`.execute(full.db)).rejects.toThrow(DiskSpaceError);
-      expect((await sql<{ id: number }>`select id from u`.execute(full.db)).rows).toEqual([{ id: 1 }]);
+      for (const thread of [false, true]) {
+        const full = await openDatabase({
+          kind: 'pglite',
+          dataDir: dir,
+          thread,
+          diskGuard: { reserveBytes: 2 ** 60 },
+        });
+        try {
+          expect(full.threaded === true).toBe(thread);
+          await expect(sql`insert into u values (2)`.execute(full.db)).rejects.toThrow(DiskSpaceError);
+          await expect(
+            full.db.transaction().execute(async (tx) => {
+              await sql`insert into u values (3)`.execute(tx);
+            }),
+          ).rejects.toThrow(DiskSpaceError);
+          expect((await sql<{ id: number }>`select id from u`.execute(full.db)).rows).toEqual([{ id: 1 }]);
+        } finally {
+          await full.close();
+        }
+      }
     } finally {
-      await full.close();
       await fs.rm(dir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -1,5 +1,12 @@
 import fs from 'node:fs';
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+/** What the guard wraps: PGlite in this thread, or on its own (pglite-thread.ts). */
+type Statements = {
+  query(query: string, ...rest: never[]): Promise<unknown>;
+  exec(query: string, ...rest: never[]): Promise<unknown>;
+};
+type Guardable<Tx extends Statements> = Statements & {
+  transaction<R>(callback: (tx: Tx) => Promise<R>): Promise<R>;
+};
 
 /**
  * Free space the embedded database keeps on its disk: writes are refused below it. Four of PostgreSQL's 16 MB WAL
@@ -50,7 +57,11 @@ function onlyReads(query: string): boolean {
  * A disk filled between the check and a write can still meet the hang: the reserve makes it unlikely, not
  * impossible (bench/pglite-disk-full.ts reproduces it as root on a small tmpfs).
  */
-export function guardDiskSpace(pglite: PGlite, dataDir: string, options: DiskSpaceGuardOptions = {}): PGlite {
+export function guardDiskSpace<Tx extends Statements, P extends Guardable<Tx>>(
+  pglite: P,
+  dataDir: string,
+  options: DiskSpaceGuardOptions = {},
+): P {
   const reserve = options.reserveBytes ?? PGLITE_FREE_SPACE_RESERVE;
   const freeBytes =
     options.freeBytes ??
@@ -62,7 +73,7 @@ export function guardDiskSpace(pglite: PGlite, dataDir: string, options: DiskSpa
     const free = freeBytes();
     if (free < reserve) throw new DiskSpaceError(dataDir, free, reserve);
   };
-  const guardWrites = <T extends Pick<Transaction, 'query' | 'exec'>>(target: T, onWrite?: () => void): T =>
+  const guardWrites = <T extends Statements>(target: T, onWrite?: () => void): T =>
     new Proxy(target, {
       get(t, key) {
         const value: unknown = Reflect.get(t, key, t);
@@ -82,7 +93,7 @@ export function guardDiskSpace(pglite: PGlite, dataDir: string, options: DiskSpa
   return new Proxy(guarded, {
     get(t, key) {
       if (key !== 'transaction') return Reflect.get(t, key, t);
-      return <R>(callback: (tx: Transaction) => Promise<R>) =>
+      return <R>(callback: (tx: Tx) => Promise<R>) =>
         pglite.transaction(async (tx) => {
           let wrote = false;
           const result = await callback(guardWrites(tx, () => (wrote = true)));

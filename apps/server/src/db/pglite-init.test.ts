@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Kysely, PGliteDialect, sql } from 'kysely';
 import { runScript } from '../test/cli-process';
-import { pgliteExtensions } from './database';
+import { pgliteExtensions } from './pglite-extensions';
 import { migrateToLatest } from './migrate';
 import { migrations } from './migrations/index';
 import { initPgliteDataDir } from './pglite-init';

@@ -1,6 +1,6 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import type { EmbeddedDatabase } from '../db/database';
 import type { Database } from '../db/schema';
 import type { OfficialHandleRule } from '../social/social-network';
 
@@ -10,7 +10,7 @@ import type { OfficialHandleRule } from '../social/social-network';
  */
 export type OperatorContext = {
   db: Kysely<Database>;
-  pglite?: PGlite;
+  pglite?: EmbeddedDatabase;
   actor: string;
   monthlyReadCap: number | undefined;
   /** The configured network's rule for official handles (a rules change naming one it cannot have is refused). */
