@@ -39,16 +39,25 @@ async function main(): Promise<void> {
       process.exit(1);
     },
   };
-  // The database opens (on its own thread, for the embedded one) while the rest of the server's code loads: the two
-  // took about half a second each, one after the other (issue 33).
-  const opening = openConfiguredDatabase(
-    config,
-    'server',
-    (error) => handlers.connectionLost(error),
-    (error) => handlers.databaseStopped(error),
-  );
+  // The database opens (on its own thread, for the embedded one) while the rest of the server's code loads: each took
+  // about half a second (issue 33). The code is loaded once the data directory's lock is held and the thread told to
+  // open: the lock's file operations would otherwise wait for the loading's turns of the event loop.
+  let locked = () => {};
+  const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+  const opening = openConfiguredDatabase(config, 'server', {
+    onConnectionError: (error) => handlers.connectionLost(error),
+    onThreadExit: (error) => handlers.databaseStopped(error),
+    onLocked: () => locked(),
+  });
   // Its failure is the start's, once the code has loaded.
   opening.catch(() => undefined);
+  await Promise.race([
+    lockHeld,
+    opening.then(
+      () => undefined,
+      () => undefined,
+    ),
+  ]);
   const { serve } = await import('./composition/serve');
   markPhase('modules loaded');
   const database = await opening;

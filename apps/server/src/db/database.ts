@@ -68,6 +68,11 @@ export type DatabaseOptions =
       thread?: boolean;
       /** The database's own thread stopped while open (thread only): every statement now fails with the reason. */
       onThreadExit?: (error: Error) => void;
+      /**
+       * The data directory's lock is held and the database is opening (on its thread, when it has one): a caller
+       * that has work of its own can do it now, beside the opening.
+       */
+      onLocked?: () => void;
     }
   | {
       kind: 'postgres';
@@ -112,15 +117,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       if (dataDir && thread) {
         // PGlite's own module is loaded by its thread only (pglite-thread-entry.ts), as is the data directory's
         // first copy.
-        await thread.open({
+        const opened = thread.open({
           dataDir,
           ...(options.memory ? { memory: options.memory } : {}),
           ...(options.initInChild ? { init: true } : {}),
         });
+        options.onLocked?.();
+        await opened;
         const guarded = disk ? guardDiskSpace(thread, disk, options.diskGuard) : thread;
         db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
         embedded = thread;
       } else {
+        options.onLocked?.();
         // Loaded only here: a server whose database has a thread of its own never loads it on this one.
         const { PGlite } = await import('@electric-sql/pglite');
         const { pgliteExtensions } = await import('./pglite-extensions');

@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { testEnv } from '../config/test-env';
 import { openDatabase, type DatabaseHandle } from '../db/database';
 import type { DiskSpaceGuardOptions } from '../db/pglite-disk-guard';
 import { migrateToLatest } from '../db/migrate';
 import { dropSchemasLocked } from '../db/schema-drop-lock';
-import { migratedPgliteTemplate } from './pglite-template';
+import { migratedPgliteDataDir, migratedPgliteTemplate } from './pglite-template';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
+/**
+ * Beside the kinds, 'pglite-thread': PGlite on disk, on a thread of its own, as the server runs it
+ * (PGLITE_THREAD=worker). Suites that exercise the stream's stores ask for it beside testDatabaseKinds().
+ */
+export type TestDatabaseSetup = TestDatabaseKind | 'pglite-thread';
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. API suites run once per kind. */
 export function testDatabaseKinds(): TestDatabaseKind[] {
@@ -19,11 +27,30 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
  * (dropped again by close()). A migrated PGlite starts as a copy of one migrated once (pglite-template.ts).
  */
 export async function openTestDatabase(
-  kind: TestDatabaseKind,
+  kind: TestDatabaseSetup,
   /** diskGuard: PGlite's free-space guard, on a free space the test sets (pglite-disk-guard.ts). */
   options: { migrate?: boolean; diskGuard?: DiskSpaceGuardOptions } = {},
 ): Promise<DatabaseHandle> {
   const migrate = options.migrate ?? true;
+  if (kind === 'pglite-thread') {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-test-thread-'));
+    if (migrate)
+      await fs.cp(await migratedPgliteDataDir(), path.join(dataDir, 'pglite'), { recursive: true });
+    const handle = await openDatabase({
+      kind: 'pglite',
+      dataDir,
+      thread: true,
+      ...(options.diskGuard ? { diskGuard: options.diskGuard } : {}),
+    });
+    if (migrate) await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        await fs.rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
   if (kind === 'pglite') {
     const guard = options.diskGuard ? { diskGuard: options.diskGuard } : {};
     if (!migrate) return openDatabase({ kind: 'pglite', ...guard });
