@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { StreamInterest, WAITING_LIMIT, WAITING_TTL_MS } from './stream-interest';
 import type { StreamEvent } from './stream-events';
@@ -79,6 +82,27 @@ describe('the stream interest', () => {
     i.keep(like('late', now, 4));
     expect(i.size.waiting).toBe(1);
     expect(i.keep(post('late', now, true)).map(idOf)).toEqual(['late', 'like:4']);
+  });
+
+  it('holds no like it evicted: a full room keeps WAITING_LIMIT events in memory, not more (issue 31)', async () => {
+    // V8's gc, installed in a context made after the flag is set (lib/heap-budget.test.ts).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const i = interest();
+    // A distinct young post for each like, as on the network: each like begins a list of its own in the queue.
+    const evicted: Array<WeakRef<StreamEvent>> = [];
+    for (let n = 0; n < WAITING_LIMIT + 1_000; n++) {
+      const event = like(`post:${T - 1_000}:${n}`, T, n);
+      if (n < 1_000) evicted.push(new WeakRef(event));
+      i.keep(event);
+    }
+    expect(i.size.waiting).toBe(WAITING_LIMIT);
+    // A WeakRef holds its target until the turn it was made in ends.
+    await nextTurn();
+    gc();
+    // Before, the queue's arrays held the evicted lists until they were cut down (the head past 4,096 entries and
+    // half of them): up to WAITING_LIMIT events more, some 1 KB each on Bluesky.
+    expect(evicted.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
   });
 
   it('puts the likes a post released back to wait when the batch they were in is lost, and forgets them once stored', () => {

@@ -14,6 +14,9 @@ export const WAITING_TTL_MS = 15 * 60_000;
  */
 export type ReadPosition = { position: number; time: string | null };
 
+/** What an entry of the queue behind its head holds: nothing (WaitingRoom.advance). */
+const PASSED: Waiting[] = [];
+
 /** An event waiting for its post: since when (this process's clock) and where the source read it (null: unknown). */
 type Waiting = { event: StreamEvent; at: number; read: ReadPosition | null };
 
@@ -32,6 +35,8 @@ export class WaitingRoom {
    * head. An entry whose post's list is no longer that one (released, or released and waited for again later in the
    * queue) is passed over. (Not the Map's own order: iterating a Map from its start walks every entry deleted since
    * V8 last rehashed it, so a full waiting room that churns paid for tens of thousands of dead entries on every like.)
+   * An entry the head passes is emptied at once (`advance`): the arrays are cut down only now and then, and until then
+   * the lists behind the head held up to WAITING_LIMIT evicted events more, some 1 KB each (issue 31).
    */
   private order: { ids: string[]; lists: Waiting[][]; head: number } = { ids: [], lists: [], head: 0 };
   /**
@@ -114,7 +119,7 @@ export class WaitingRoom {
         consider(list);
         break;
       }
-      order.head++;
+      this.advance();
     }
     for (const id of this.outOfOrder) {
       const list = this.lists.get(id);
@@ -163,7 +168,7 @@ export class WaitingRoom {
       const list = this.lists.get(id);
       const current = list !== undefined && list === order.lists[order.head] ? list : undefined;
       if (current && this.count <= WAITING_LIMIT && at - (current[0]?.at ?? at) < WAITING_TTL_MS) break;
-      order.head++;
+      this.advance();
       if (current) {
         this.lists.delete(id);
         this.count -= current.length;
@@ -172,6 +177,14 @@ export class WaitingRoom {
     if (order.head > 4096 && order.head * 2 > order.ids.length) {
       this.order = { ids: order.ids.slice(order.head), lists: order.lists.slice(order.head), head: 0 };
     }
+  }
+
+  /** Moves the queue's head past its entry, which keeps nothing alive from then on (its list may be evicted). */
+  private advance(): void {
+    const order = this.order;
+    order.ids[order.head] = '';
+    order.lists[order.head] = PASSED;
+    order.head++;
   }
 
   /** The events that waited for `postId`, which turned out to be tracked (none: none waited). */
