@@ -52,12 +52,33 @@ const cpu = async () => {
   const f = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
   return (Number(f[11]) + Number(f[12])) / 100;
 };
+// QB_MEM=<seconds>: every so often, the server's heap used, external and resident memory (MB) on stderr, as its own
+// /metrics gives them (prom-client's default metrics), to see what grows with the frames read.
+const memEvery = Number(process.env.QB_MEM ?? 0) * 1000;
+let memAt = 0;
+const gauge = (t: string, name: string) =>
+  Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(t)?.[1] ?? NaN);
 const seen = async () => {
   try {
     const t = await (
       await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })
     ).text();
-    return Number(/^manaboard_stream_events_total\{[^}]*kind="seen"[^}]*\} (\S+)$/m.exec(t)?.[1] ?? 0);
+    const frames = Number(
+      /^manaboard_stream_events_total\{[^}]*kind="seen"[^}]*\} (\S+)$/m.exec(t)?.[1] ?? 0,
+    );
+    if (memEvery > 0 && performance.now() - memAt >= memEvery) {
+      memAt = performance.now();
+      const mb = (name: string) => Math.round(gauge(t, name) / 2 ** 20);
+      console.error(
+        JSON.stringify({
+          frames,
+          heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+          externalMb: mb('nodejs_external_memory_bytes'),
+          rssMb: mb('process_resident_memory_bytes'),
+        }),
+      );
+    }
+    return frames;
   } catch {
     return -1;
   }
@@ -70,6 +91,7 @@ let s0 = -1;
 let tFirst = 0;
 let cFirst = 0;
 let last = 0;
+const snaps = (process.env.QB_SNAP ?? '').split(',').filter(Boolean).map(Number);
 while (performance.now() - t0 < 300_000) {
   const v = await seen();
   if (v > 0 && s0 < 0) {
@@ -78,6 +100,13 @@ while (performance.now() - t0 < 300_000) {
     cFirst = await cpu();
   }
   last = v;
+  // QB_SNAP=0.3,0.9: at these shares of the frames, SIGUSR2 to the server (run with
+  // NODE_OPTIONS=--heapsnapshot-signal=SIGUSR2 and --diagnostic-dir=<dir>: it writes a heap snapshot there).
+  while (snaps.length && v >= (snaps[0] ?? 1) * frames) {
+    snaps.shift();
+    console.error(JSON.stringify({ snapshotAt: v }));
+    process.kill(pid, 'SIGUSR2');
+  }
   rssPeak = Math.max(rssPeak, await rss());
   if (v >= frames) break;
   await new Promise((r) => setTimeout(r, 250));
