@@ -41,13 +41,37 @@ export function linkBytes(link: unknown): CidBytes | null {
   return null;
 }
 
-/** A CID's bytes as its text form (`bafyrei…`), or undefined when they are not a CID. */
+/**
+ * A CID's bytes as its text form (`bafyrei…`: multibase `b`, base32), or undefined when they are not a CID. Written
+ * out here as one flat string: @atcute's `CID.toString` joins it piece by piece, and V8 keeps such a string as a
+ * tree of some ten pieces, ~300 bytes where the text needs 80. A like waiting for its post holds its CID's text
+ * (issue 31: 50,000 of them in a full waiting room).
+ */
 export function cidText(bytes: CidBytes): string | undefined {
   try {
-    return CID.toString(CID.decode(bytes));
+    return base32('b', CID.decode(bytes).bytes);
   } catch {
     return undefined;
   }
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** `prefix` and RFC 4648 base32 of `bytes` (lower case, unpadded), as the multibase `b` writes it. */
+function base32(prefix: string, bytes: Uint8Array): string {
+  const codes = [prefix.charCodeAt(0)];
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = ((buffer << 8) | byte) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      codes.push(BASE32.charCodeAt((buffer >>> bits) & 31));
+    }
+  }
+  if (bits > 0) codes.push(BASE32.charCodeAt((buffer << (5 - bits)) & 31));
+  return String.fromCharCode(...codes);
 }
 
 /**

@@ -78,7 +78,10 @@ export class MalformedRecordError extends Error {
  */
 export function toStreamEvent(op: CommitOp): StreamEvent | null {
   if (!STREAM_COLLECTIONS.includes(op.collection)) return null;
-  const id = `at://${op.did}/${op.collection}/${op.rkey}`;
+  // Joined, not a template: V8 keeps a template's result as a tree of its pieces (and the rkey as a slice of the op's
+  // path, which it then holds), some 250 bytes where the flat id needs 100; a like waiting for its post keeps its id
+  // (issue 31: 50,000 of them in a full waiting room).
+  const id = ['at://', op.did, '/', op.collection, '/', op.rkey].join('');
   if (op.event === 'delete') return { type: 'delete', id, authorId: op.did };
   if (op.collection === POST_COLLECTION) {
     const parsed = postRecord.safeParse(op.record);
