@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { toBytes } from '@atcute/cbor';
 import { describe, expect, it } from 'vitest';
 import { StreamInterest } from '../../social/stream-interest';
@@ -161,5 +163,39 @@ describe('the Bluesky frame reader: bad input is skipped, never thrown', () => {
     const identity = (did: string) => frame({ op: 1, t: '#identity' }, { seq: 20, did, time: 't' });
     expect(kept(await read(identity(ANN)))).toEqual([['identity', ANN]]);
     expect(kept(await read(identity(BOB)))).toEqual([]);
+  });
+});
+
+describe('the Bluesky frame reader: what a like waiting for its post holds', () => {
+  it('under 1 KB of heap a like, so a full waiting room stays near WAITING_LIMIT × 0.8 KB (issue 31)', async () => {
+    // V8's gc, installed in a context made after the flag is set (lib/heap-budget.test.ts).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const into = interest();
+    const reader = createFrameReader();
+    // Distinct accounts liking distinct posts the programme has not seen: each like waits, as on the network.
+    const readLikes = async (from: number, to: number) => {
+      for (let n = from; n < to; n++) {
+        const did = `did:plc:${n.toString(32).padStart(24, 'a')}`;
+        const subject = `at://did:plc:${n.toString(32).padStart(24, 'b')}/app.bsky.feed.post/3mabc${n.toString(32).padStart(8, '2')}`;
+        const rkey = `3mabd${n.toString(32).padStart(8, '2')}`;
+        const bytes = await commitFrame(n + 1, did, [
+          { action: 'create', path: `app.bsky.feed.like/${rkey}`, block: await like(subject) },
+        ]);
+        // A copy per frame, as the socket gives it, so the test's frame builder shares nothing with it.
+        reader.read(bytes.slice(), into);
+      }
+    };
+    // The reader's and the interest's code compiled and their tables grown before the measure.
+    await readLikes(0, 2_000);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    await readLikes(2_000, 6_000);
+    gc();
+    const perLike = (process.memoryUsage().heapUsed - before) / 4_000;
+    expect(into.size.waiting).toBe(6_000);
+    // Before, ~1.2 KB: the like's id and its CID's text were kept as trees of their pieces (bluesky-events.ts,
+    // bluesky-commit.ts).
+    expect(perLike).toBeLessThan(1_000);
   });
 });
