@@ -113,6 +113,10 @@ while (performance.now() - t0 < 300_000) {
 }
 const t1 = performance.now();
 const c1 = await cpu();
+if (memEvery > 0) {
+  memAt = 0;
+  await seen(); // the memory at the end
+}
 const rssEnd = await rss();
 const b = await board;
 const loops = app.loop.slice(loopStart);
