@@ -52,7 +52,7 @@ const cpu = async () => {
   const f = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
   return (Number(f[11]) + Number(f[12])) / 100;
 };
-// QB_MEM=<seconds>: every so often, the server's heap used, external and resident memory (MB) on stderr, as its own
+// QB_MEM=<seconds>: every so often, the server's heap (used, total), external and resident memory (MB) on stderr, as its own
 // /metrics gives them (prom-client's default metrics), to see what grows with the frames read.
 const memEvery = Number(process.env.QB_MEM ?? 0) * 1000;
 let memAt = 0;
@@ -73,6 +73,7 @@ const seen = async () => {
         JSON.stringify({
           frames,
           heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+          heapTotalMb: mb('nodejs_heap_size_total_bytes'),
           externalMb: mb('nodejs_external_memory_bytes'),
           rssMb: mb('process_resident_memory_bytes'),
         }),
