@@ -1,5 +1,6 @@
 import { AtpAgent, type AppBskyFeedDefs } from '@atproto/api';
 import { IdResolver } from '@atproto/identity';
+import { BoundedMap } from '../../lib/bounded-map';
 import type { CallBudget, PostRecord, RecordKind, RecordsFound } from '../../social/social-network';
 import { claimedTime } from './bluesky-claimed-time';
 import { LIKE_COLLECTION, REPOST_COLLECTION } from './bluesky-events';
@@ -7,6 +8,11 @@ import { CALL_TIMEOUT_MS, guardedFetch, ownListedRecord, timedFetch } from './gu
 
 /** Items per page of every list read here (the most the AppView and a PDS give). */
 const PAGE_LIMIT = 100;
+/**
+ * How many accounts' PDSes a reader remembers (the oldest read is dropped first): each account whose record was
+ * looked up adds one, some 300 bytes, and a process runs for months (issue 31: per-account memory is bounded).
+ */
+export const PDS_CACHE_SIZE = 10_000;
 
 export type RecordReaderOptions = {
   appviewUrl: string;
@@ -45,7 +51,8 @@ class Stop extends Error {
 export class BlueskyRecordReader {
   private readonly appview: AtpAgent;
   private readonly resolver: IdResolver;
-  private readonly pds = new Map<string, Promise<string | null>>();
+  /** The accounts' PDSes read so far, the newest PDS_CACHE_SIZE (one per account whose record was looked up). */
+  private readonly pds = new BoundedMap<string, Promise<string | null>>(PDS_CACHE_SIZE);
   /** For the PDSes DID documents name: anyone can point theirs at any address (SSRF). */
   private readonly pdsFetch: typeof globalThis.fetch;
 
