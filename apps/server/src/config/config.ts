@@ -8,7 +8,7 @@ import { blueskyConfig, xConfig } from './network-config';
 import { repoRoot } from './repo-root';
 import { streamConfig } from './stream-config';
 import { programmeConfig } from './programme-config';
-import { pgliteMemory } from './memory-config';
+import { pgliteMemory, pgliteThread } from './memory-config';
 import { httpConfig } from './http-config';
 
 export type {
@@ -101,7 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     stream: streamConfig(e),
     programme: programmeConfig(e),
     pgliteMemory: pgliteMemory(e),
-    pgliteThread: e.PGLITE_THREAD === 'worker',
+    pgliteThread: pgliteThread(e.PGLITE_THREAD, e.SOCIAL_NETWORK),
     memoryTrimSeconds: e.MEMORY_TRIM_SECONDS,
     admin: adminConfig(e),
   };

@@ -15,9 +15,10 @@ export const memoryEnvShape = {
   PGLITE_WORK_MEM: pgSize.default('4MB'),
   /**
    * Where the embedded database runs: `worker`, a thread of its own (db/pglite-thread.ts: no statement holds the
-   * requests); `inline`, the thread serving requests (one V8 heap fewer).
+   * requests); `inline`, the thread serving requests (one V8 heap fewer); `auto`, a thread of its own on Bluesky,
+   * whose stream stores all the time, else inline (docs/configuration.md).
    */
-  PGLITE_THREAD: z.enum(['worker', 'inline']).default('worker'),
+  PGLITE_THREAD: z.enum(['auto', 'worker', 'inline']).default('auto'),
   /** How often the server checks whether to give memory back (memory-trim.ts); 0: never. */
   MEMORY_TRIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 };
@@ -47,4 +48,15 @@ export function pgliteStartParams(defaults: readonly string[], memory: PgliteMem
     '-c',
     `work_mem=${memory.workMem}`,
   ];
+}
+
+/**
+ * Whether the server runs the embedded database on a thread of its own (PGLITE_THREAD). `auto`: on Bluesky, where the
+ * stream stores a batch every second and a backlog stores for minutes on end, each batch held the requests on the
+ * serving thread (board p99 107 ms against 22 ms on the thread, issue 31); on X the worker's writes come in short
+ * spells, and the thread's cost (a second V8 heap, ~27 MB idle; every statement crossing threads, the demo's replay
+ * ~10 % slower) buys little (issue 33; docs/benchmarks.md).
+ */
+export function pgliteThread(setting: 'auto' | 'worker' | 'inline', network: 'x' | 'bluesky'): boolean {
+  return setting === 'worker' || (setting === 'auto' && network === 'bluesky');
 }

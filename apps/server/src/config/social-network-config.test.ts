@@ -38,3 +38,18 @@ describe('SOCIAL_NETWORK', () => {
     expect(() => loadConfig({ SOCIAL_NETWORK: 'mastodon' })).toThrow(/SOCIAL_NETWORK/);
   });
 });
+
+describe('PGLITE_THREAD', () => {
+  it('puts the embedded database on a thread of its own on Bluesky, in the serving thread on X, unless told', () => {
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky' }).pgliteThread).toBe(true);
+    expect(loadConfig({}).pgliteThread).toBe(false);
+    expect(loadConfig({ PGLITE_THREAD: 'worker' }).pgliteThread).toBe(true);
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky', PGLITE_THREAD: 'inline' }).pgliteThread).toBe(false);
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky', PGLITE_THREAD: 'auto' }).pgliteThread).toBe(true);
+  });
+
+  it('refuses a value it does not know', () => {
+    expect(() => loadConfig({ PGLITE_THREAD: 'yes' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PGLITE_THREAD: 'yes' })).toThrow(/PGLITE_THREAD/);
+  });
+});

@@ -13,7 +13,7 @@ import { migratedPgliteDataDir, migratedPgliteTemplate } from './pglite-template
 export type TestDatabaseKind = 'pglite' | 'postgres';
 /**
  * Beside the kinds, 'pglite-thread': PGlite on disk, on a thread of its own, as the server runs it
- * (PGLITE_THREAD=worker). Suites that exercise the stream's stores ask for it beside testDatabaseKinds().
+ * on Bluesky (PGLITE_THREAD). Suites that exercise the stream's stores ask for it beside testDatabaseKinds().
  */
 export type TestDatabaseSetup = TestDatabaseKind | 'pglite-thread';
 

@@ -72,7 +72,7 @@ function startedJob(database: DatabaseHandle, relayUrl: string, thread: 'worker'
  * Issue 32, the worker SIGKILLed in the middle of a batch (bench/faults.ts `kill`): a like that came before its post
  * waits in memory while the stored cursor moves past it; the process dies; its post comes after the restart.
  */
-// Also on the database's own thread, as the server runs it (PGLITE_THREAD=worker).
+// Also on the database's own thread, as the server runs it on Bluesky (PGLITE_THREAD).
 describe.each([...testDatabaseKinds(), 'pglite-thread' as const])(
   'a like waiting for its post when the process dies (%s)',
   (kind) => {

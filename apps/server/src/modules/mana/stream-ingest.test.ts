@@ -44,7 +44,7 @@ const like = (id: string, by: string, subject: { id: string; authorId: string })
  * a batch seen twice after a crash, a record created and deleted in one batch). The network here is only the
  * profile lookup the ingest asks for; the real network runs in integrations/bluesky/bluesky-reading.test.ts.
  */
-// Also on the database's own thread, as the server runs it (PGLITE_THREAD=worker).
+// Also on the database's own thread, as the server runs it on Bluesky (PGLITE_THREAD).
 describe.each([...testDatabaseKinds(), 'pglite-thread' as const])('stream ingest (%s)', (kind) => {
   let database: DatabaseHandle | undefined;
   afterEach(async () => {
