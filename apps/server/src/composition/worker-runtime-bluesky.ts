@@ -21,7 +21,7 @@ export function blueskyRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
   const clock = systemClock;
   const db = database.db;
   // On PGlite the stream's statements run on the thread that serves requests: each lets the loop turn (issue 31).
-  // On its own thread (PGLITE_THREAD=worker) a statement holds nothing here.
+  // On its own thread (PGLITE_THREAD, the default on Bluesky) a statement holds nothing here.
   const streamDb =
     database.kind === 'pglite' && !database.threaded ? db.withPlugin(new LoopTurnPlugin()) : db;
   // Lag, rates and the relay's replay window left: this process's metrics, the log, and a row for other processes.

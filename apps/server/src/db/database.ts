@@ -62,7 +62,7 @@ export type DatabaseOptions =
       diskGuard?: DiskSpaceGuardOptions;
       /**
        * On disk only: PGlite runs on a worker thread of its own (pglite-thread.ts), so a long statement never holds
-       * the thread that serves requests. The server's default (PGLITE_THREAD); commands and tests run it in their
+       * the thread that serves requests. The server's on Bluesky (PGLITE_THREAD); commands and tests run it in their
        * own thread unless they ask.
        */
       thread?: boolean;
@@ -107,6 +107,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         await fs.mkdir(dataDir, { recursive: true });
       } catch (error) {
         await thread?.close();
+        await lock?.release();
         throw error;
       }
     }
@@ -177,6 +178,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     close: async () => {
       try {
         await db.destroy();
+        // Kysely closes the database only when a statement ever ran; a handle closed unused must end it too.
+        if (embedded && !embedded.closed) await embedded.close();
       } finally {
         await lock?.release();
       }

@@ -69,7 +69,7 @@ describe("the embedded database's free-space guard", () => {
       await onDisk.close();
     }
     // A reserve no disk has: the directory's real free space is below it. The same on the database's own thread
-    // (the server's default, pglite-thread.ts): the guard stands on this side of it.
+    // (the server's on Bluesky, pglite-thread.ts): the guard stands on this side of it.
     try {
       for (const thread of [false, true]) {
         const full = await openDatabase({

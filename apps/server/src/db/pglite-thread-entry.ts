@@ -104,10 +104,15 @@ function serve(pglite: PGlite, message: Exclude<ToThread, { type: 'open' }>): vo
         return;
       }
       case 'dump':
-        answer(
-          message.id,
-          pglite.dumpDataDir(message.compression).then((file) => file.arrayBuffer()),
-        );
+        // The tar's bytes are handed over, not copied (a backup of a large database held two copies).
+        pglite
+          .dumpDataDir(message.compression)
+          .then((file) => file.arrayBuffer())
+          .then(
+            (value) =>
+              port.postMessage({ type: 'done', id: message.id, value } satisfies FromThread, [value]),
+            (error: unknown) => post({ type: 'error', id: message.id, error: toThreadError(error) }),
+          );
         return;
       case 'close':
         answer(message.id, pglite.close());

@@ -195,4 +195,27 @@ describe("the embedded database's own thread", () => {
       await again.close();
     }
   }, 120_000);
+
+  it('refuses a parameter it cannot send, and answers the next statement', async () => {
+    // A WeakMap is one thing structured clone refuses to copy.
+    const notSendable = sql`select ${new WeakMap() as unknown as string}::text as v`.execute(threaded.db);
+    await expect(notSendable).rejects.toThrow(/cannot be sent to the embedded database's thread/);
+    const next = await sql<{ v: number }>`select 1 as v`.execute(threaded.db);
+    expect(next.rows).toEqual([{ v: 1 }]);
+  });
+
+  it('ends a database closed before any statement, and two closes at once wait for the same', async () => {
+    const dir = path.join(root, 'unused');
+    const unused = await openDatabase({ kind: 'pglite', dataDir: dir, thread: true });
+    await unused.close();
+    expect(unused.pglite!.closed).toBe(true);
+    const again = await openDatabase({ kind: 'pglite', dataDir: dir, thread: true });
+    await sql`select 1`.execute(again.db);
+    await expect(Promise.all([again.pglite!.close(), again.pglite!.close()])).resolves.toEqual([
+      undefined,
+      undefined,
+    ]);
+    await again.close();
+    expect(again.pglite!.closed).toBe(true);
+  }, 120_000);
 });

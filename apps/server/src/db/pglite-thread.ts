@@ -1,5 +1,6 @@
 import module from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { childProcessEnv } from '../config/child-env';
 import {
   fromThreadError,
   type FromThread,
@@ -64,7 +65,7 @@ export class PgliteThread {
     const cache = module.getCompileCacheDir();
     this.worker = new Worker(entry.url, {
       execArgv: entry.execArgv,
-      ...(cache ? { env: { ...process.env, NODE_COMPILE_CACHE: cache } } : {}),
+      ...(cache ? { env: childProcessEnv({ NODE_COMPILE_CACHE: cache }) } : {}),
     });
     // Held open only while a call waits for its answer (as an in-thread PGlite holds nothing open).
     this.worker.unref();
@@ -144,7 +145,19 @@ export class PgliteThread {
     return new Promise<T>((resolve, reject) => {
       this.calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
       if (this.calls.size === 1) this.worker.ref();
-      this.worker.postMessage({ ...message, id } as ToThread);
+      try {
+        this.worker.postMessage({ ...message, id } as ToThread);
+      } catch (error) {
+        // A value structured clone cannot copy (a function, a class instance): the call never left.
+        this.calls.delete(id);
+        if (this.calls.size === 0) this.worker.unref();
+        const reason = error instanceof Error ? error.message : String(error);
+        reject(
+          new Error(`a statement cannot be sent to the embedded database's thread: ${reason}`, {
+            cause: error,
+          }),
+        );
+      }
     });
   }
 
@@ -191,14 +204,21 @@ export class PgliteThread {
     return new Blob([bytes], { type: compression === 'none' ? 'application/x-tar' : 'application/x-gzip' });
   }
 
-  /** Closes PGlite (a clean shut-down of PostgreSQL), then ends the thread (at once when it never opened). */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    try {
-      if (!this.failure && this.ready) await this.call({ type: 'close' });
-    } finally {
-      this.closed = true;
-      await this.worker.terminate();
-    }
+  private closing: Promise<void> | null = null;
+
+  /**
+   * Closes PGlite (a clean shut-down of PostgreSQL), then ends the thread (at once when it never opened). Every
+   * caller waits for the same close.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        if (!this.failure && this.ready) await this.call({ type: 'close' });
+      } finally {
+        this.closed = true;
+        await this.worker.terminate();
+      }
+    })();
+    return this.closing;
   }
 }
