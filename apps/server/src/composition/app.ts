@@ -9,7 +9,8 @@ import { registerErrorHandler } from '../http/error-handler';
 import { rememberingQueries } from '../http/query-validation';
 import { registerSecurity } from '../http/security';
 import { registerWebApp } from '../http/web-app';
-import { requestLogController } from '../http/request-log';
+import { logsEveryRequest, requestLogController } from '../http/request-log';
+import { StoredReads } from '../http/stored-reads';
 import { loggerOptions } from '../lib/logger';
 import { demoWorld, mountSimulatedX } from '../integrations/x/x-simulation';
 import { lazyWorld, type World } from '@manaboard/x-sim';
@@ -132,6 +133,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   // One answer per request, however a client frames (or fails to frame) what it sends (http/client-errors.ts).
   const connections = new ConnectionGuard();
+  const metrics = deps.metrics ?? createMetrics(config, database.db);
+  // Repeated public reads answered before the router (http/stored-reads.ts); off where every request must pass
+  // Fastify: a line per request (debug, trace) or a rate limit on the public reads.
+  const storedReads = new StoredReads({
+    enabled: !logsEveryRequest(config.logLevel) && config.rateLimits.publicRead === undefined,
+    sampleRate: config.logSampleRate,
+    slowMs: config.logSlowMs,
+    log: { warn: (details, message) => app.log.warn(details, message) },
+    observe: (pattern, method, status, seconds) => metrics.observeRequest(pattern, method, status, seconds),
+  });
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),
     // Below debug, no line per request: errors, slow ones and a sample (http/request-log.ts).
@@ -140,11 +151,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     ...connections.serverOptions(config.http),
+    serverFactory: storedReads.serverFactory(),
   }).withTypeProvider<ZodTypeProvider>();
   connections.watch(app.server, app.log);
+  app.decorate('storedReads', storedReads);
+  app.addHook('preClose', (done) => {
+    storedReads.close();
+    done();
+  });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
-  const metrics = deps.metrics ?? createMetrics(config, database.db);
   observeRequests(app, metrics);
   app.setValidatorCompiler(rememberingQueries(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);

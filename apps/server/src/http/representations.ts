@@ -89,13 +89,17 @@ export function negotiateEncoding(header: string | undefined): Encoding | null {
 /**
  * Sends a stored answer in the encoding the client accepts (stored bytes, compressed at most once per encoding),
  * with `Vary: Accept-Encoding`, the representation's ETag, and 304 when If-None-Match names it. Routes using it
- * set `compress: false` so @fastify/compress does not look at the bytes again.
+ * set `compress: false` so @fastify/compress does not look at the bytes again. A shared answer (the same for every
+ * client) may say how to find it again, synchronously (`again`: the route's cache lookup for this request's key,
+ * undefined when it has none fresh): the same request after it is then answered before the router while `again`
+ * gives this answer (http/stored-reads.ts).
  */
 export function sendStored(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: StoredAnswer,
   cacheControl: string,
+  again?: () => StoredAnswer | undefined,
 ): FastifyReply {
   const encoding =
     answer.json.length >= COMPRESS_THRESHOLD_BYTES
@@ -112,10 +116,21 @@ export function sendStored(
   });
   if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
   void reply.type('application/json; charset=utf-8');
-  if (!form || !encoding) return sendInOneWrite(request, reply, answer.plainLatin1);
+  const remember =
+    again &&
+    ((headers: Record<string, string>, latin1Body: string) =>
+      request.server.storedReads?.remember(
+        request.raw as RawKey,
+        request.routeOptions.url ?? '',
+        { answer, headers, latin1Body },
+        again,
+      ));
+  if (!form || !encoding) return sendInOneWrite(request, reply, answer.plainLatin1, remember);
   void reply.header('content-encoding', encoding);
-  return sendInOneWrite(request, reply, form.latin1);
+  return sendInOneWrite(request, reply, form.latin1, remember);
 }
+
+type RawKey = { method: string; url: string; headers: FastifyRequest['headers'] };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -134,14 +149,21 @@ declare module 'fastify' {
  * answer the hooks' work on every request; its onResponse hooks (metrics, request log) still run when the response
  * finishes. Node leaves the body out of a HEAD answer itself.
  */
-function sendInOneWrite(request: FastifyRequest, reply: FastifyReply, latin1Body: string): FastifyReply {
+function sendInOneWrite(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  latin1Body: string,
+  remember?: (headers: Record<string, string>, latin1Body: string) => void,
+): FastifyReply {
   for (const [name, value] of request.server.jsonSecurityHeaders ?? []) {
     if (!reply.hasHeader(name)) reply.header(name, value);
   }
   void reply.header('content-length', latin1Body.length);
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(reply.statusCode, reply.getHeaders() as Record<string, string>);
+  const headers = reply.getHeaders() as Record<string, string>;
+  raw.writeHead(reply.statusCode, headers);
   raw.end(request.method === 'HEAD' ? undefined : latin1Body, 'latin1');
+  if (remember && reply.statusCode === 200) remember(headers, latin1Body);
   return reply;
 }

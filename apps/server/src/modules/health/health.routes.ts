@@ -1,5 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { sendStored, storedAnswer } from '../../http/representations';
 import { checkReadiness, type ReadinessDeps } from './readiness.service';
+
+const HEALTHY = storedAnswer({ status: 'ok' });
 
 /**
  * `GET /healthz`: the process is up. `GET /readyz`: the database answers and the worker leader has run within
@@ -7,10 +10,12 @@ import { checkReadiness, type ReadinessDeps } from './readiness.service';
  * `degraded` with the reason while the event stream lags more than READY_STREAM_MAX_LAG_SECONDS.
  */
 export const healthRoutes: FastifyPluginAsync<ReadinessDeps> = async (app, deps) => {
-  // A 15-byte answer is never compressed (under the 1 KiB threshold): compress: false spares the check.
-  app.get('/healthz', { compress: false }, async (_request, reply) => {
-    return reply.header('Cache-Control', 'no-store').send({ status: 'ok' });
-  });
+  // One stored answer for the life of the process, so a probe's repeated request is answered before the router
+  // (http/stored-reads.ts). A 15-byte answer is never compressed (under the 1 KiB threshold): compress: false
+  // spares the check.
+  app.get('/healthz', { compress: false }, (request, reply) =>
+    sendStored(request, reply, HEALTHY, 'no-store', () => HEALTHY),
+  );
   app.get('/readyz', async (_request, reply) => {
     const readiness = await checkReadiness(deps);
     void reply.header('Cache-Control', 'no-store');

@@ -43,16 +43,18 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
   const send = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    key: string,
+    key: () => string,
     build: () => Promise<unknown>,
   ) => {
     // Cache off (LEADERBOARD_CACHE=off): a fresh answer each time, compressed for this request only.
-    const answer =
-      cacheMs > 0 ? (cache.peek(key) ?? (await cache.get(key, build))) : storedAnswer(await build());
-    return sendStored(request, reply, answer, CACHE_CONTROL);
+    if (cacheMs === 0) return sendStored(request, reply, storedAnswer(await build()), CACHE_CONTROL);
+    const answer = cache.peek(key()) ?? (await cache.get(key(), build));
+    // The same request is answered before the router while the cache still holds this answer for its key (the
+    // key is asked again each time: a weekly board's changes with the week).
+    return sendStored(request, reply, answer, CACHE_CONTROL, () => cache.peek(key()));
   };
   const weekOf = weekKeyMemo();
-  const keyOf = (route: string, q: LeaderboardQuery) =>
+  const keyOf = (route: string, q: LeaderboardQuery) => () =>
     `${route}|${q.weekly ? weekOf(deps.now()) : 'all'}|${q.limit}|${q.offset}|${q.search}`;
 
   // Answers are sent as stored bytes in the negotiated encoding: @fastify/compress keeps out (compress: false).
@@ -64,7 +66,12 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
     send(request, reply, keyOf('posts', request.query), () => postsPage(deps, request.query)),
   );
   app.get('/api/daily-post-limit', { compress: false }, (request, reply) =>
-    send(request, reply, 'daily-limit', () => dailyLimit(deps)),
+    send(
+      request,
+      reply,
+      () => 'daily-limit',
+      () => dailyLimit(deps),
+    ),
   );
   // Per viewer (a member sees their referees' handles): never shared by caches, never cached here.
   app.get(
@@ -86,10 +93,9 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
     '/api/daily-post-limit/user/:authorId',
     { schema: { params: dailyLimitUserParamsSchema }, compress: false },
     (request, reply) => {
-      const day = new Date(deps.now()).toISOString().slice(0, 10);
-      return send(request, reply, `daily-limit|${day}|${request.params.authorId}`, () =>
-        dailyLimitOf(deps, request.params.authorId),
-      );
+      const { authorId } = request.params;
+      const key = () => `daily-limit|${new Date(deps.now()).toISOString().slice(0, 10)}|${authorId}`;
+      return send(request, reply, key, () => dailyLimitOf(deps, authorId));
     },
   );
 };

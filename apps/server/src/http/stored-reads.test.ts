@@ -1,0 +1,176 @@
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, createMetrics } from '../composition/app';
+import { loadConfig } from '../config/config';
+import type { DatabaseHandle } from '../db/database';
+import type { LeaderboardCache } from '../modules/leaderboard/leaderboard-cache';
+import type { Metrics } from '../modules/metrics/metrics';
+import { openTestDatabase } from '../test/test-database';
+
+const ORIGIN = 'https://community.example';
+const BOARD = '/api/mana?limit=20&weekly=true';
+
+/** One exchange over a real socket: what Fastify's inject would not show (the server in front of the router). */
+type Exchange = { status: number; headers: Record<string, string>; body: string };
+
+async function exchange(port: number, path: string, init: RequestInit = {}): Promise<Exchange> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, init);
+  const headers = Object.fromEntries(response.headers);
+  // Only Node's own Date (and the keep-alive bookkeeping) may differ between two answers of the same bytes.
+  delete headers.date;
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/**
+ * Repeated public reads answered before the router (stored-reads.ts), on the real server over sockets: the second
+ * identical request gets the same status, headers and bytes as the first without passing Fastify, and is still
+ * counted in the request histogram; anything its bytes depend on (the cache's answer, the Origin, the encoding, the
+ * method) or that Fastify must see (a revalidation, a closing server) goes to Fastify.
+ */
+describe('stored reads, answered before the router', () => {
+  let database: DatabaseHandle;
+  let app: FastifyInstance;
+  let port: number;
+  let cache: LeaderboardCache | undefined;
+  let metrics: Metrics;
+  const answered = () => app.storedReads?.answered ?? -1;
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    const config = loadConfig({
+      LOG_LEVEL: 'info',
+      LOG_SAMPLE_RATE: '0',
+      SEED_DEMO: 'false',
+      CORS_ORIGINS: ORIGIN,
+    });
+    metrics = createMetrics(config, database.db);
+    app = await buildApp({
+      config,
+      database,
+      metrics,
+      logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+      onLeaderboardCache: (made) => (cache = made),
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('answers the same request again with the same status, headers and bytes, and counts it', async () => {
+    const before = answered();
+    const first = await exchange(port, BOARD);
+    expect(first.status).toBe(200);
+    expect(answered()).toBe(before);
+    const second = await exchange(port, BOARD);
+    expect(answered()).toBe(before + 1);
+    expect(second).toEqual(first);
+    const { body } = await metrics.exposition();
+    // Both requests counted under the route's pattern: Fastify's for the first, the memo's for the second.
+    expect(body).toContain(
+      'manaboard_http_request_duration_seconds_count{route="/api/mana",method="GET",status="200"} 2\n',
+    );
+  });
+
+  it('goes to Fastify once the cache no longer holds that answer, then remembers the new one', async () => {
+    await exchange(port, BOARD);
+    await exchange(port, BOARD);
+    const before = answered();
+    cache?.invalidate();
+    const fresh = await exchange(port, BOARD);
+    expect(fresh.status).toBe(200);
+    expect(answered()).toBe(before);
+    expect(await exchange(port, BOARD)).toEqual(fresh);
+    expect(answered()).toBe(before + 1);
+  });
+
+  it('keeps each Origin its own answer (CORS headers only for an allowed one)', async () => {
+    const allowed = { headers: { origin: ORIGIN } };
+    const other = { headers: { origin: 'https://elsewhere.example' } };
+    await exchange(port, BOARD, allowed);
+    const fromMemo = answered();
+    const allowedAgain = await exchange(port, BOARD, allowed);
+    expect(answered()).toBe(fromMemo + 1);
+    expect(allowedAgain.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const plain = await exchange(port, BOARD);
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    await exchange(port, BOARD, other);
+    const otherAgain = await exchange(port, BOARD, other);
+    expect(otherAgain.headers['access-control-allow-origin']).toBeUndefined();
+    expect(otherAgain.headers.vary).toContain('Origin');
+  });
+
+  it('answers HEAD with the headers and no body, and leaves a revalidation to Fastify (304)', async () => {
+    const get = await exchange(port, BOARD);
+    const viaFastify = await exchange(port, BOARD, { method: 'HEAD' });
+    const before = answered();
+    const head = await exchange(port, BOARD, { method: 'HEAD' });
+    expect(answered()).toBe(before + 1);
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head).toEqual(viaFastify);
+    expect(head.headers.etag).toBe(get.headers.etag);
+    const etag = get.headers.etag ?? '';
+    const revalidated = await exchange(port, BOARD, { headers: { 'if-none-match': etag } });
+    expect(revalidated.status).toBe(304);
+    expect(answered()).toBe(before + 1);
+  });
+
+  it('answers the announcements, the daily limit and /healthz from the memo too', async () => {
+    for (const path of ['/api/public/announcements', '/api/daily-post-limit', '/healthz']) {
+      const first = await exchange(port, path);
+      expect(first.status).toBe(200);
+      const before = answered();
+      expect(await exchange(port, path)).toEqual(first);
+      expect(answered()).toBe(before + 1);
+    }
+  });
+
+  it('never answers a query Fastify refused (400), nor a route without a stored answer', async () => {
+    const before = answered();
+    for (let i = 0; i < 2; i += 1) {
+      expect((await exchange(port, '/api/mana?limit=nope')).status).toBe(400);
+      expect((await exchange(port, '/readyz')).status).toBeGreaterThanOrEqual(200);
+    }
+    expect(answered()).toBe(before);
+  });
+
+  it('leaves every request to Fastify once the server is closing', async () => {
+    await exchange(port, BOARD);
+    await exchange(port, BOARD);
+    const before = answered();
+    app.storedReads?.close();
+    expect((await exchange(port, BOARD)).status).toBe(200);
+    expect(answered()).toBe(before);
+  });
+});
+
+describe('stored reads, off', () => {
+  it.each([
+    ['a line per request (LOG_LEVEL=debug)', { LOG_LEVEL: 'debug' }],
+    ['a rate limit on the public reads', { RATE_LIMIT_PUBLIC_READ_PER_MINUTE: '1000' }],
+  ])('with %s every request passes Fastify', async (_name, env) => {
+    const database = await openTestDatabase('pglite');
+    const config = loadConfig({ LOG_LEVEL: 'info', SEED_DEMO: 'false', ...env });
+    const app = await buildApp({
+      config,
+      database,
+      logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+    });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (app.server.address() as AddressInfo).port;
+      expect(app.storedReads?.enabled).toBe(false);
+      const first = await exchange(port, BOARD);
+      expect(await exchange(port, BOARD)).toEqual(first);
+      expect(app.storedReads?.answered).toBe(0);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+});

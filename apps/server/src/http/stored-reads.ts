@@ -1,0 +1,169 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyServerFactory } from 'fastify';
+import { negotiateEncoding, type StoredAnswer } from './representations';
+
+/**
+ * Repeated public reads answered before Fastify's router (issue 33, docs/benchmarks.md "The reads in front of the
+ * router"). A cached read (the board, the posts, the announcements) costs a handful of microseconds of its own, but
+ * Fastify's request pipeline around it (the request and reply objects, a child logger, the route's hooks, CORS,
+ * validation) cost about as much again as a bare server's whole answer. So when a route sends a stored answer
+ * through `sendStored` and says how to find it again (`again`), the exact answer Fastify wrote (status, headers,
+ * bytes) is remembered for that request's key: method, URL as sent, negotiated encoding and Origin, the only inputs
+ * such an answer depends on. The next request with the same key is answered here from those bytes, as long as
+ * `again()` still gives the same stored answer (the route's own cache lookup, synchronous: the cache's age, its
+ * check of the totals and the week are the route's as ever); anything else goes to Fastify, which remembers anew.
+ *
+ * What Fastify's path would also have done for such a request is done here: the request histogram is observed under
+ * the route's pattern, a request slower than LOG_SLOW_MS is logged at warn (never, in practice: the answer is one
+ * synchronous write), and the sampled share of requests (LOG_SAMPLE_RATE) is left to Fastify, which logs it. Left
+ * to Fastify always: a request with a body, a revalidation (If-None-Match: the 304), any method but GET and HEAD, a
+ * server that is closing (503). Off altogether where every request must pass Fastify: at LOG_LEVEL debug or trace
+ * (a line per request), and when the public reads are rate limited (RATE_LIMIT_PUBLIC_READ_PER_MINUTE).
+ */
+export class StoredReads {
+  private readonly memo = new Map<string, Memo>();
+  private closing = false;
+  /** Requests answered from the memo since the start. */
+  answered = 0;
+
+  constructor(private readonly options: StoredReadsOptions) {}
+
+  /** Whether this process answers from the memo at all. */
+  get enabled(): boolean {
+    return this.options.enabled;
+  }
+
+  /**
+   * A stored answer Fastify just wrote for `request` (status 200): the next request with the same key is answered
+   * with the same bytes while `again()` gives `answer`.
+   */
+  remember(
+    request: RequestKeyParts,
+    pattern: string,
+    sent: SentAnswer,
+    again: () => StoredAnswer | undefined,
+  ): void {
+    if (!this.options.enabled || this.closing) return;
+    if (this.memo.size >= MAX_ENTRIES) this.memo.clear();
+    this.memo.set(keyOf(request), { pattern, again, ...sent });
+  }
+
+  /** Answers `request` from the memo; false when it is Fastify's to answer. */
+  serve(request: IncomingMessage, response: ServerResponse): boolean {
+    if (this.closing) return false;
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const headers = request.headers;
+    if (
+      headers['if-none-match'] !== undefined ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined
+    ) {
+      return false;
+    }
+    const key = keyOf({ method, url: request.url ?? '', headers });
+    const memo = this.memo.get(key);
+    if (!memo) return false;
+    const { sampleRate } = this.options;
+    if (sampleRate > 0 && Math.random() < sampleRate) return false;
+    let current: StoredAnswer | undefined;
+    try {
+      current = memo.again();
+    } catch {
+      current = undefined;
+    }
+    if (current !== memo.answer) {
+      this.memo.delete(key);
+      return false;
+    }
+    const started = performance.now();
+    response.writeHead(200, memo.headers);
+    response.end(method === 'HEAD' ? undefined : memo.latin1Body, 'latin1');
+    this.answered += 1;
+    const ms = performance.now() - started;
+    this.options.observe(memo.pattern, method, 200, ms / 1000);
+    if (ms >= this.options.slowMs) {
+      this.options.log.warn(
+        {
+          req: { method, url: request.url, headers, ip: request.socket.remoteAddress },
+          res: { statusCode: 200 },
+          responseTime: ms,
+        },
+        'slow request',
+      );
+    }
+    return true;
+  }
+
+  /** The server is closing: every request goes to Fastify (which answers 503), and nothing is remembered. */
+  close(): void {
+    this.closing = true;
+    this.memo.clear();
+  }
+
+  /**
+   * Fastify's `serverFactory`: the HTTP server Fastify would make (the same options and timeouts: fastify's
+   * lib/server.js), whose requests are offered to this memo first.
+   */
+  serverFactory(): FastifyServerFactory {
+    return (handler, fastifyOptions) => {
+      const options = fastifyOptions as ServerFactoryOptions;
+      const fastify = handler as RequestListener;
+      const listener: RequestListener = this.options.enabled
+        ? (request, response) => {
+            if (!this.serve(request, response)) fastify(request, response);
+          }
+        : fastify;
+      const server: Server = createServer(options.http ?? {}, listener);
+      if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+      if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+      server.setTimeout(options.connectionTimeout ?? 0);
+      if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
+    };
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Stored answers remembered to be answered before the router (set by app.ts; `sendStored` remembers). */
+    storedReads?: StoredReads;
+  }
+}
+
+export type StoredReadsOptions = {
+  enabled: boolean;
+  /** LOG_SAMPLE_RATE: this share of requests is left to Fastify, which logs a sample line for it. */
+  sampleRate: number;
+  /** LOG_SLOW_MS. */
+  slowMs: number;
+  log: { warn: (details: object, message: string) => void };
+  /** The request histogram (app.ts observeRequests): route pattern, method, status, seconds. */
+  observe: (pattern: string, method: string, status: number, seconds: number) => void;
+};
+
+/** What Fastify wrote: the answer it was, its headers as given to `writeHead`, and its body as latin1. */
+export type SentAnswer = { answer: StoredAnswer; headers: Record<string, string>; latin1Body: string };
+
+/** The options Fastify hands its server factory (its own, defaults filled in), as lib/server.js reads them. */
+type ServerFactoryOptions = {
+  http?: ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+};
+
+type RequestKeyParts = { method: string; url: string; headers: IncomingMessage['headers'] };
+
+type Memo = SentAnswer & { pattern: string; again: () => StoredAnswer | undefined };
+
+/** Distinct requests remembered; past it the memo starts over (clients choose URLs and Origins). */
+const MAX_ENTRIES = 1_000;
+
+/** The inputs a stored answer's bytes depend on: method, URL as sent, negotiated encoding, Origin (CORS). */
+function keyOf({ method, url, headers }: RequestKeyParts): string {
+  return `${method} ${url}\n${negotiateEncoding(headers['accept-encoding']) ?? ''}\n${headers.origin ?? ''}`;
+}
