@@ -15,7 +15,11 @@ const BOARD = '/api/mana?limit=20&weekly=true';
 /** One exchange over a real socket: what Fastify's inject would not show (the server in front of the router). */
 type Exchange = { status: number; headers: Record<string, string>; body: string };
 
+/** Requests sent so far. */
+let sent = 0;
+
 async function exchange(port: number, path: string, init: RequestInit = {}): Promise<Exchange> {
+  sent += 1;
   const response = await fetch(`http://127.0.0.1:${port}${path}`, init);
   const headers = Object.fromEntries(response.headers);
   // Only Node's own Date (and the keep-alive bookkeeping) may differ between two answers of the same bytes.
@@ -61,72 +65,90 @@ describe('stored reads, answered before the router', () => {
     await database.close();
   });
 
-  it('answers the same request again with the same status, headers and bytes, and counts it', async () => {
+  /** Fastify's own answer to `path`: a revalidation that names no tag always goes to Fastify (a full 200). */
+  const fastifyAnswer = async (
+    path: string,
+    init: { method?: string; headers?: Record<string, string> } = {},
+  ) => {
     const before = answered();
-    const first = await exchange(port, BOARD);
-    expect(first.status).toBe(200);
+    const answer = await exchange(port, path, {
+      ...init,
+      headers: { ...init.headers, 'if-none-match': '"no-such-tag"' },
+    });
     expect(answered()).toBe(before);
-    const second = await exchange(port, BOARD);
-    expect(answered()).toBe(before + 1);
-    expect(second).toEqual(first);
+    return answer;
+  };
+  /**
+   * The same request twice in a row until the second is answered from the memo (at most 5 pairs), and that answer:
+   * the board's cache asks the database whether the totals changed at most once a second, and a request that finds
+   * that check due goes to Fastify (which remembers anew), so on a slow machine one pair may straddle it.
+   */
+  const memoAnswer = async (path: string, init: RequestInit = {}) => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await exchange(port, path, init);
+      const before = answered();
+      const answer = await exchange(port, path, init);
+      if (answered() === before + 1) return answer;
+    }
+    throw new Error(`${path} was never answered from the memo`);
+  };
+  const boardCount = async () => {
     const { body } = await metrics.exposition();
-    // Both requests counted under the route's pattern: Fastify's for the first, the memo's for the second.
-    expect(body).toContain(
-      'manaboard_http_request_duration_seconds_count{route="/api/mana",method="GET",status="200"} 2\n',
-    );
+    const line =
+      /^manaboard_http_request_duration_seconds_count\{route="\/api\/mana",method="GET",status="200"\} (\d+)$/m;
+    return Number(line.exec(body)?.[1] ?? 0);
+  };
+
+  it('answers the same request again with the same status, headers and bytes, and counts it', async () => {
+    const counted = await boardCount();
+    const sentBefore = sent;
+    const viaFastify = await fastifyAnswer(BOARD);
+    expect(viaFastify.status).toBe(200);
+    const fromMemo = await memoAnswer(BOARD);
+    expect(fromMemo).toEqual(viaFastify);
+    // Every request counted under the route's pattern, whether Fastify or the memo answered it.
+    expect((await boardCount()) - counted).toBe(sent - sentBefore);
   });
 
   it('goes to Fastify once the cache no longer holds that answer, then remembers the new one', async () => {
-    await exchange(port, BOARD);
-    await exchange(port, BOARD);
+    await memoAnswer(BOARD);
     const before = answered();
     cache?.invalidate();
     const fresh = await exchange(port, BOARD);
     expect(fresh.status).toBe(200);
     expect(answered()).toBe(before);
-    expect(await exchange(port, BOARD)).toEqual(fresh);
-    expect(answered()).toBe(before + 1);
+    expect(await memoAnswer(BOARD)).toEqual(fresh);
   });
 
   it('keeps each Origin its own answer (CORS headers only for an allowed one)', async () => {
-    const allowed = { headers: { origin: ORIGIN } };
-    const other = { headers: { origin: 'https://elsewhere.example' } };
-    await exchange(port, BOARD, allowed);
-    const fromMemo = answered();
-    const allowedAgain = await exchange(port, BOARD, allowed);
-    expect(answered()).toBe(fromMemo + 1);
-    expect(allowedAgain.headers['access-control-allow-origin']).toBe(ORIGIN);
-    const plain = await exchange(port, BOARD);
+    const allowed = await memoAnswer(BOARD, { headers: { origin: ORIGIN } });
+    expect(allowed.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const plain = await memoAnswer(BOARD);
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
-    await exchange(port, BOARD, other);
-    const otherAgain = await exchange(port, BOARD, other);
-    expect(otherAgain.headers['access-control-allow-origin']).toBeUndefined();
-    expect(otherAgain.headers.vary).toContain('Origin');
+    const other = await memoAnswer(BOARD, { headers: { origin: 'https://elsewhere.example' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.headers.vary).toContain('Origin');
   });
 
   it('answers HEAD with the headers and no body, and leaves a revalidation to Fastify (304)', async () => {
-    const get = await exchange(port, BOARD);
-    const viaFastify = await exchange(port, BOARD, { method: 'HEAD' });
-    const before = answered();
-    const head = await exchange(port, BOARD, { method: 'HEAD' });
-    expect(answered()).toBe(before + 1);
+    const get = await fastifyAnswer(BOARD);
+    const viaFastify = await fastifyAnswer(BOARD, { method: 'HEAD' });
+    const head = await memoAnswer(BOARD, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.body).toBe('');
     expect(head).toEqual(viaFastify);
     expect(head.headers.etag).toBe(get.headers.etag);
-    const etag = get.headers.etag ?? '';
-    const revalidated = await exchange(port, BOARD, { headers: { 'if-none-match': etag } });
+    const before = answered();
+    const revalidated = await exchange(port, BOARD, { headers: { 'if-none-match': get.headers.etag ?? '' } });
     expect(revalidated.status).toBe(304);
-    expect(answered()).toBe(before + 1);
+    expect(answered()).toBe(before);
   });
 
   it('answers the announcements, the daily limit and /healthz from the memo too', async () => {
     for (const path of ['/api/public/announcements', '/api/daily-post-limit', '/healthz']) {
-      const first = await exchange(port, path);
-      expect(first.status).toBe(200);
-      const before = answered();
-      expect(await exchange(port, path)).toEqual(first);
-      expect(answered()).toBe(before + 1);
+      const viaFastify = await fastifyAnswer(path);
+      expect(viaFastify.status).toBe(200);
+      expect(await memoAnswer(path)).toEqual(viaFastify);
     }
   });
 
@@ -140,8 +162,7 @@ describe('stored reads, answered before the router', () => {
   });
 
   it('leaves every request to Fastify once the server is closing', async () => {
-    await exchange(port, BOARD);
-    await exchange(port, BOARD);
+    await memoAnswer(BOARD);
     const before = answered();
     app.storedReads?.close();
     expect((await exchange(port, BOARD)).status).toBe(200);
