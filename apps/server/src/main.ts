@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config/config';
 import { openConfiguredDatabase } from './db/open-from-config';
 import { DatabaseInUseError } from './db/owner-lock';
+import { limitHeapGrowth } from './lib/heap-growth';
 import { markPhase } from './lib/start-phases';
 import { pinTickShape } from './lib/tick-shape';
 import type { DatabaseHandlers, Role } from './composition/serve';
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
   markPhase('entry loaded');
   const role = roleOf(process.argv.slice(2));
   const config = loadConfig();
+  // Before the database's and the stream's threads start, though V8 reads it at each collection (heap-growth.ts).
+  limitHeapGrowth(config.heapGrowingPercent);
   markPhase('config');
   if (role !== 'all' && !config.databaseUrl) {
     // Two processes on one PGlite directory would each work on their own copy (issue 15).

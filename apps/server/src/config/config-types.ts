@@ -37,6 +37,8 @@ export type Config = {
   pgliteThread: boolean;
   /** Seconds between the checks that give memory back (memory-trim.ts); 0: never. */
   memoryTrimSeconds: number;
+  /** How far each V8 heap grows past its live size, in % (HEAP_GROWING_PERCENT; lib/heap-growth.ts); 0: V8's own. */
+  heapGrowingPercent: number;
   /** The one network the programme runs on (docs/networks.md). */
   socialNetwork: 'x' | 'bluesky';
   x: XConfig;

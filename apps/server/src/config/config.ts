@@ -103,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     pgliteMemory: pgliteMemory(e),
     pgliteThread: pgliteThread(e.PGLITE_THREAD, e.SOCIAL_NETWORK),
     memoryTrimSeconds: e.MEMORY_TRIM_SECONDS,
+    heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     admin: adminConfig(e),
   };
 }

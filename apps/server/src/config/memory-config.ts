@@ -19,6 +19,11 @@ export const memoryEnvShape = {
    * whose stream stores all the time, else inline (docs/configuration.md).
    */
   PGLITE_THREAD: z.enum(['auto', 'worker', 'inline']).default('auto'),
+  /**
+   * How far each V8 heap grows past what its last full collection kept (lib/heap-growth.ts), in %; 0 (the
+   * default): V8's own. Less memory for more CPU (docs/configuration.md).
+   */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(0),
   /** How often the server checks whether to give memory back (memory-trim.ts); 0: never. */
   MEMORY_TRIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 };

@@ -53,3 +53,16 @@ describe('PGLITE_THREAD', () => {
     expect(() => loadConfig({ PGLITE_THREAD: 'yes' })).toThrow(/PGLITE_THREAD/);
   });
 });
+
+describe('HEAP_GROWING_PERCENT', () => {
+  it("leaves V8's own growth unless told, on either network", () => {
+    expect(loadConfig({}).heapGrowingPercent).toBe(0);
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky' }).heapGrowingPercent).toBe(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '30' }).heapGrowingPercent).toBe(30);
+  });
+
+  it('refuses a value that is not a whole percentage from 0 to 300', () => {
+    for (const value of ['-1', '301', '1.5', 'auto'])
+      expect(() => loadConfig({ HEAP_GROWING_PERCENT: value })).toThrow(/HEAP_GROWING_PERCENT/);
+  });
+});

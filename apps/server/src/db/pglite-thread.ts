@@ -19,6 +19,17 @@ function threadEntry(): { url: URL; execArgv: string[] } {
     : { url: new URL('./pglite-thread.js', import.meta.url), execArgv: [] };
 }
 
+/**
+ * The thread's V8 old generation at most this size (MB), for how eagerly V8 collects there rather than as a cap:
+ * V8 lets a heap grow between full collections by a factor that falls with its limit, up to 4× its live size
+ * under the default limit (4 GB here), 1.3× at 256 MB and ~1.35× at this one. The thread's heap holds PGlite's
+ * JavaScript (~20 MB live; its WebAssembly memory lies outside) and each result until it is sent, yet in a Bluesky
+ * backlog it reached 46-57 MB with the default and stayed at 29-33 MB with this (issue 31, docs/benchmarks.md).
+ * A live set that reached the limit would end the thread, which stops the server (`onExit`): 384 MB is ~19× what
+ * it holds, and a result of that size would not be sent whole to the serving thread either.
+ */
+export const DATABASE_THREAD_OLD_GENERATION_MB = 384;
+
 type Results = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
 /** A message to the thread before its id is given. */
 type Call =
@@ -65,6 +76,7 @@ export class PgliteThread {
     const cache = module.getCompileCacheDir();
     this.worker = new Worker(entry.url, {
       execArgv: entry.execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: DATABASE_THREAD_OLD_GENERATION_MB },
       ...(cache ? { env: childProcessEnv({ NODE_COMPILE_CACHE: cache }) } : {}),
     });
     // Held open only while a call waits for its answer (as an in-thread PGlite holds nothing open).
