@@ -258,6 +258,7 @@ export async function saveScores(
 ): Promise<void> {
   for (let i = 0; i < scores.length; i += 1000) {
     const chunk = scores.slice(i, i + 1000);
+    // The ids as a list too: joined to a VALUES list only, the planner (no statistics on PGlite) scanned every post.
     const rows = sql.join(
       chunk.map(
         (s) =>
@@ -268,7 +269,7 @@ export async function saveScores(
       update posts set mana = v.mana, over_limit = v.over_limit, multiplier = v.multiplier, mana_fixed = v.fix,
         rules_version = v.rules_version
       from (values ${rows}) as v(id, mana, over_limit, multiplier, fix, rules_version)
-      where posts.id = v.id
+      where posts.id = v.id and posts.id in (${sql.join(chunk.map((s) => s.id))})
     `.execute(db);
   }
 }

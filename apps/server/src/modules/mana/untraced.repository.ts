@@ -37,6 +37,8 @@ export async function setUntraced(db: Db, rows: ReadonlyArray<PostMetrics & { id
 export async function untraceFromCounts(db: Db, ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000);
+    // The ids again on the updated side: without them the planner, with no statistics (PGlite never analyzes),
+    // scanned every post to join the hundred it updates (issue 33).
     const counted = (kind: string) =>
       sql<number>`(select count(*)::integer from stream_records r
         where r.subject_id = posts.id and r.kind = ${kind} and r.state = 'counted')`;
@@ -50,7 +52,7 @@ export async function untraceFromCounts(db: Db, ids: readonly string[]): Promise
           greatest(0, quotes - ${counted('quote')}) as quotes
         from posts where id in (${sql.join(chunk)})
       ) as v
-      where posts.id = v.id
+      where posts.id = v.id and posts.id in (${sql.join(chunk)})
         and (posts.untraced_likes, posts.untraced_replies, posts.untraced_reposts, posts.untraced_quotes)
           is distinct from (v.likes, v.replies, v.reposts, v.quotes)
     `.execute(db);
