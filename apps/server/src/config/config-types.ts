@@ -37,6 +37,8 @@ export type Config = {
   pgliteThread: boolean;
   /** Seconds between the checks that give memory back (memory-trim.ts); 0: never. */
   memoryTrimSeconds: number;
+  /** Whether the server fixes glibc's mmap threshold (lib/malloc-threshold.ts): not when GLIBC_TUNABLES is set. */
+  fixMmapThreshold: boolean;
   /** The one network the programme runs on (docs/networks.md). */
   socialNetwork: 'x' | 'bluesky';
   x: XConfig;
