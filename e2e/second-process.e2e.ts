@@ -158,6 +158,37 @@ describe.runIf(process.platform === 'linux')("npm start's process", () => {
       : false;
   };
   const settings = ['--expose-gc-as=__manaboardGc', '--max-semi-space-size=4'];
+  /**
+   * Whether glibc's mmap threshold stays fixed once runtime-env.mjs has run (as the server's first import): after an
+   * 8 MB block is freed, a 1 MB block is still mapped on its own (glibc's raised threshold would serve it from its
+   * heap, kept once freed).
+   */
+  const thresholdFixed = (env: Record<string, string> = {}) => {
+    const script = `const koffi = (await import('koffi')).default;
+      await import(${JSON.stringify(path.join(repoRoot, 'scripts/runtime-env.mjs'))});
+      const libc = koffi.load('libc.so.6');
+      const malloc = libc.func('void *malloc(size_t size)');
+      const free = libc.func('void free(void *ptr)');
+      koffi.struct('mallinfo2_t', Object.fromEntries(['arena', 'ordblks', 'smblks', 'hblks', 'hblkhd', 'usmblks',
+        'fsmblks', 'uordblks', 'fordblks', 'keepcost'].map((field) => [field, 'size_t'])));
+      const mapped = () => Number(libc.func('mallinfo2_t mallinfo2()')().hblks);
+      free(malloc(8 * 1024 * 1024));
+      const before = mapped();
+      const block = malloc(1024 * 1024);
+      console.log(mapped() === before + 1);
+      free(block);`;
+    const run = spawnSync(
+      process.execPath,
+      [...settings, '--input-type=module', '-e', script, '--', 'main'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, NODE_OPTIONS: '', ...env },
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout.trim() === 'true';
+  };
 
   it("gives them on node's command line, so the server starts once; started another way, it restarts once with them", async () => {
     expect(await startFlags(path.join(repoRoot, 'package.json'))).toEqual(settings);
@@ -171,6 +202,11 @@ describe.runIf(process.platform === 'linux')("npm start's process", () => {
     // The operator's NODE_OPTIONS: node reads them before its command line, so the command line's would win.
     expect(restarts(settings, { NODE_OPTIONS: '--max-semi-space-size=8' })).toEqual(settings.slice(0, 1));
     expect(restarts(settings.slice(0, 1), { NODE_OPTIONS: '--max-semi-space-size=8' })).toBe(false);
+  });
+
+  it("fixes glibc's mmap threshold as the process starts, unless GLIBC_TUNABLES is set", () => {
+    expect(thresholdFixed()).toBe(true);
+    expect(thresholdFixed({ GLIBC_TUNABLES: '' })).toBe(false);
   });
 
   it("runs with the gc extension under its own name and a young generation of at most 4 MB, keeping the operator's own settings; glibc's environment untouched", async () => {

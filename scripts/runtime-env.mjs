@@ -15,9 +15,13 @@
 //   young generation, and V8 kept those pages, ~45 MB of an idle demo after a restart (240 MB resident, 196 MB
 //   settled). The name is not `gc`, so no other code sees it.
 //
-// glibc's mmap threshold, which this file once set in the environment (GLIBC_TUNABLES), the server now fixes
-// itself before its database opens (apps/server/src/lib/malloc-threshold.ts). Where process.execve does not exist
-// (Windows), nothing changes.
+// glibc's mmap threshold, which this file once set in the environment (GLIBC_TUNABLES) before restarting, is fixed
+// here, in the process, as early as the tunable was: `mallopt(M_MMAP_THRESHOLD, 131072)` through koffi, as
+// apps/server/src/lib/malloc-threshold.ts explains (the server calls that too, for a server not started through
+// this file). Called only before the database opened, after the start had loaded its code, the idle demo kept
+// ~7 MB more (issue 33, docs/benchmarks.md): what the start frees before it is held by a raised threshold.
+// Where process.execve does not exist (Windows), nothing changes.
+import { createRequire } from 'node:module';
 const GC_FLAG = '--expose-gc-as=__manaboardGc';
 const SEMI_SPACE = '--max-semi-space-size=4';
 
@@ -35,6 +39,15 @@ if (server && process.execve && (!exposesGc || semiSpaceToFix)) {
     ...(operatorsSemiSpace ? process.execArgv.filter((flag) => !semiSpace(flag)) : process.execArgv),
   ];
   process.execve(process.execPath, [process.execPath, ...flags, ...process.argv.slice(1)], process.env);
+}
+if (server && process.platform === 'linux' && process.env.GLIBC_TUNABLES === undefined) {
+  try {
+    const koffi = createRequire(import.meta.url)('koffi');
+    // M_MMAP_THRESHOLD (-3), at glibc's own starting value.
+    koffi.load('libc.so.6').func('int mallopt(int param, int value)')(-3, 131072);
+  } catch {
+    // Not glibc, or koffi not installed: the server says so once it runs (memory-trim.ts).
+  }
 }
 // The first phase of the start's timing (apps/server/src/lib/start-phases.ts): node itself is up.
 const { user, system } = process.cpuUsage();
