@@ -13,9 +13,11 @@ export const MMAP_THRESHOLD = 128 * 1024;
  * WebAssembly, and glibc then held ~80 MB of an idle demo for good. `mallopt(M_MMAP_THRESHOLD, …)` also turns the
  * raising off (glibc's manual), as the `glibc.malloc.mmap_threshold` tunable does.
  *
- * Called by the server before the embedded database opens; called in the process rather than set in the
- * environment, so the server need not start itself a second time to read it (issue 33). Resolves true once set;
- * false where it cannot be (not glibc, or koffi not installed: memory-trim.ts says so).
+ * Called in the process rather than set in the environment, so the server need not start itself a second time to
+ * read it (issue 33): `npm start` calls it as the process starts (scripts/runtime-env.mjs, the earliest point: what
+ * the start frees under a raised threshold stays held, ~7 MB of an idle demo), and main.ts again before the
+ * embedded database opens, for a server started some other way. Resolves true once set; false where it cannot be
+ * (not glibc, or koffi not installed: memory-trim.ts says so).
  */
 export async function fixMmapThreshold(): Promise<boolean> {
   const libc = await loadLibc();
