@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,11 +41,14 @@ function readThroughout(origin: string) {
   };
 }
 
-/** `npm start`'s process (scripts/run.mjs: the built server) on its own data directory; stopped by `stop`. */
-async function startBuilt(env: Record<string, string>) {
+/**
+ * `npm start`'s process (scripts/run.mjs: the built server) on its own data directory, with node's `flags` before
+ * the script (none: as started by hand); stopped by `stop`.
+ */
+async function startBuilt(env: Record<string, string>, flags: readonly string[] = []) {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mb-second-'));
-  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/run.mjs'), 'main'], {
+  const child = spawn(process.execPath, [...flags, path.join(repoRoot, 'scripts/run.mjs'), 'main'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -125,7 +128,7 @@ describe('a second process started on the same checkout', () => {
   }, 400_000);
 });
 
-// scripts/runtime-env.mjs: the server replaces itself once, in place, with its memory settings (issue 23).
+// scripts/runtime-env.mjs: the server's V8 settings, on node's command line in `npm start` (issue 23, issue 33).
 describe.runIf(process.platform === 'linux')("npm start's process", () => {
   const settingsOf = async (pid: number) => ({
     flags: (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((a) => a.startsWith('--')),
@@ -133,24 +136,98 @@ describe.runIf(process.platform === 'linux')("npm start's process", () => {
       .split('\0')
       .find((v) => v.startsWith('GLIBC_TUNABLES=')),
   });
-
-  it("runs with the gc extension under its own name, a young generation of at most 4 MB and glibc returning large blocks, keeping the operator's own settings", async () => {
-    const env = { SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
-    const defaults = await startBuilt(env);
-    try {
-      // The same pid as spawned: replaced in place, not a second process.
-      expect(await settingsOf(defaults.pid)).toEqual({
-        flags: ['--expose-gc-as=__manaboardGc', '--max-semi-space-size=4'],
-        tunables: 'GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072',
-      });
-    } finally {
-      await defaults();
-    }
-    const own = await startBuilt({
-      ...env,
-      NODE_OPTIONS: '--max-semi-space-size=8',
-      GLIBC_TUNABLES: 'glibc.malloc.arena_max=2',
+  /** node's flags in a package.json's `start` script (`node <flags> <script> main`). */
+  const startFlags = async (packageJson: string) => {
+    const { scripts } = JSON.parse(await fs.readFile(packageJson, 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    return (scripts.start ?? '').split(' ').filter((word) => word.startsWith('--'));
+  };
+  /** Whether runtime-env.mjs, run with these node flags and environment, would start the process again. */
+  const restarts = (flags: readonly string[], env: Record<string, string> = {}) => {
+    const script = `process.execve = (file, args) => console.log(JSON.stringify(args.slice(1)));
+      await import(${JSON.stringify(path.join(repoRoot, 'scripts/runtime-env.mjs'))});`;
+    const run = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script, '--', 'main'], {
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
+      encoding: 'utf8',
     });
+    expect(run.status, run.stderr).toBe(0);
+    const printed = run.stdout.trim();
+    return printed
+      ? (JSON.parse(printed) as string[]).filter((a) => a.startsWith('--') && a !== '--input-type=module')
+      : false;
+  };
+  const settings = ['--expose-gc-as=__manaboardGc', '--max-semi-space-size=4'];
+  /**
+   * Whether glibc's mmap threshold stays fixed once runtime-env.mjs has run (as the server's first import): after an
+   * 8 MB block is freed, a 1 MB block is still mapped on its own (glibc's raised threshold would serve it from its
+   * heap, kept once freed).
+   */
+  const thresholdFixed = (env: Record<string, string> = {}) => {
+    const script = `const koffi = (await import('koffi')).default;
+      await import(${JSON.stringify(path.join(repoRoot, 'scripts/runtime-env.mjs'))});
+      const libc = koffi.load('libc.so.6');
+      const malloc = libc.func('void *malloc(size_t size)');
+      const free = libc.func('void free(void *ptr)');
+      koffi.struct('mallinfo2_t', Object.fromEntries(['arena', 'ordblks', 'smblks', 'hblks', 'hblkhd', 'usmblks',
+        'fsmblks', 'uordblks', 'fordblks', 'keepcost'].map((field) => [field, 'size_t'])));
+      const mapped = () => Number(libc.func('mallinfo2_t mallinfo2()')().hblks);
+      free(malloc(8 * 1024 * 1024));
+      const before = mapped();
+      const block = malloc(1024 * 1024);
+      console.log(mapped() === before + 1);
+      free(block);`;
+    const run = spawnSync(
+      process.execPath,
+      [...settings, '--input-type=module', '-e', script, '--', 'main'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, NODE_OPTIONS: '', ...env },
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout.trim() === 'true';
+  };
+
+  it("gives them on node's command line, so the server starts once; started another way, it restarts once with them", async () => {
+    expect(await startFlags(path.join(repoRoot, 'package.json'))).toEqual(settings);
+    expect(await startFlags(path.join(repoRoot, 'apps/server/package.json'))).toEqual(settings);
+    expect(restarts(settings)).toBe(false);
+    expect(restarts([])).toEqual(settings);
+    expect(restarts(['--expose-gc-as=__manaboardGc'])).toEqual([
+      '--max-semi-space-size=4',
+      ...settings.slice(0, 1),
+    ]);
+    // The operator's NODE_OPTIONS: node reads them before its command line, so the command line's would win.
+    expect(restarts(settings, { NODE_OPTIONS: '--max-semi-space-size=8' })).toEqual(settings.slice(0, 1));
+    expect(restarts(settings.slice(0, 1), { NODE_OPTIONS: '--max-semi-space-size=8' })).toBe(false);
+  });
+
+  it("fixes glibc's mmap threshold as the process starts, unless GLIBC_TUNABLES is set", () => {
+    expect(thresholdFixed()).toBe(true);
+    expect(thresholdFixed({ GLIBC_TUNABLES: '' })).toBe(false);
+  });
+
+  it("runs with the gc extension under its own name and a young generation of at most 4 MB, keeping the operator's own settings; glibc's environment untouched", async () => {
+    const env = { SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
+    const started = await startBuilt(env, settings);
+    try {
+      expect(await settingsOf(started.pid)).toEqual({ flags: settings, tunables: undefined });
+    } finally {
+      await started();
+    }
+    // Started by hand: the same pid as spawned, replaced in place, not a second process.
+    const byHand = await startBuilt(env);
+    try {
+      expect(await settingsOf(byHand.pid)).toEqual({ flags: settings, tunables: undefined });
+    } finally {
+      await byHand();
+    }
+    const own = await startBuilt(
+      { ...env, NODE_OPTIONS: '--max-semi-space-size=8', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' },
+      settings,
+    );
     try {
       expect(await settingsOf(own.pid)).toEqual({
         flags: ['--expose-gc-as=__manaboardGc'],

@@ -1,7 +1,7 @@
 // `npm start`, `start:api`, `start:worker` and the operator commands: runs the built server (`apps/server/dist`,
 // compiled JavaScript; no TypeScript compiled at run time), building it first if its sources changed.
 // Usage: node scripts/run.mjs <main|migrate|seed|…> [arguments of that command]
-// First: the server restarts itself once with its memory settings (runtime-env.mjs).
+// First: the server's V8 settings, given on the command line by `npm start` (runtime-env.mjs).
 import './runtime-env.mjs';
 import fs from 'node:fs';
 import module from 'node:module';

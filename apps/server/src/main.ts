@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { openConfiguredDatabase } from './db/open-from-config';
 import { DatabaseInUseError } from './db/owner-lock';
 import { limitHeapGrowth } from './lib/heap-growth';
+import { fixMmapThreshold } from './lib/malloc-threshold';
 import { markPhase } from './lib/start-phases';
 import { pinTickShape } from './lib/tick-shape';
 import type { DatabaseHandlers, Role } from './composition/serve';
@@ -32,6 +33,9 @@ async function main(): Promise<void> {
       `npm run start:${role} needs PostgreSQL (DATABASE_URL): the embedded database has one owner, so run the API and the worker in one process with npm start.`,
     );
   }
+  // Before the embedded database opens: V8's optimising of its WebAssembly is the largest malloc of the process's
+  // life, and glibc must give those blocks back (malloc-threshold.ts).
+  if (config.fixMmapThreshold) await fixMmapThreshold();
   const handlers: DatabaseHandlers = {
     // A PostgreSQL connection that dies is logged, never fatal; the logger exists only once the app does.
     connectionLost: (error) => console.error(`PostgreSQL connection lost: ${error.message}`),

@@ -104,6 +104,8 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     pgliteThread: pgliteThread(e.PGLITE_THREAD, e.SOCIAL_NETWORK),
     memoryTrimSeconds: e.MEMORY_TRIM_SECONDS,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
+    // glibc's own settings, which glibc reads as the process starts: set at all (even empty), they stand as they are.
+    fixMmapThreshold: env.GLIBC_TUNABLES === undefined,
     admin: adminConfig(e),
   };
 }

@@ -8,9 +8,13 @@ const pgSize = z.string().regex(/^\d+(kB|MB|GB)$/, 'a size such as 16MB');
  * runs in WebAssembly, whose memory grows and is never given back: every buffer PostgreSQL touches stays
  * resident. Its defaults are PostgreSQL's (128MB of shared buffers, 64MB per maintenance operation), sized for a
  * database server; the demo's whole database fits in a few MB, so smaller ones cost it nothing.
+ *
+ * The shared buffers are resident from the open on (PostgreSQL sets the whole pool up as it starts): an idle demo's
+ * WebAssembly memory held 31 MB with 16MB of them, 23 MB with 8MB, and a restart spent less CPU before listening,
+ * with the demo's replay and reads no slower (issue 33, docs/benchmarks.md).
  */
 export const memoryEnvShape = {
-  PGLITE_SHARED_BUFFERS: pgSize.default('16MB'),
+  PGLITE_SHARED_BUFFERS: pgSize.default('8MB'),
   PGLITE_MAINTENANCE_WORK_MEM: pgSize.default('16MB'),
   PGLITE_WORK_MEM: pgSize.default('4MB'),
   /**

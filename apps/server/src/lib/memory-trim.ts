@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { loadLibc } from './libc';
 
 /**
  * Gives memory back to the system when the server goes quiet (issue 23), checked every few seconds:
@@ -19,8 +20,7 @@ import { performance } from 'node:perf_hooks';
  * blocks still in use, resident for good: measured on an idle demo, the main heap held 38 MB of which 10 MB were in
  * use. `malloc_trim(0)` releases every whole free page inside it too (madvise), in about a millisecond.
  *
- * Node has no binding for it, so it is called through koffi (a maintained C FFI whose prebuilt binary comes in its
- * npm package). Off glibc (macOS, musl, Windows), or when koffi is not installed (an optional dependency), there is
+ * Node has no binding for it, so it is called through koffi (libc.ts). Off glibc (macOS, musl, Windows), or when koffi is not installed (an optional dependency), there is
  * nothing to call and this does nothing.
  */
 export type MemoryTrim = {
@@ -47,19 +47,6 @@ export type GcExtension = (options: {
 
 type Log = { info: (details: object, message: string) => void };
 
-/** malloc_trim(pad) from the process's C library, or why it cannot be called here. */
-async function loadMallocTrim(): Promise<((pad: number) => number) | string> {
-  if (process.platform !== 'linux') return `not Linux (${process.platform})`;
-  // Only glibc is libc.so.6 and has malloc_trim: on musl the load fails, and this says why.
-  try {
-    const koffi = (await import('koffi')).default;
-    const libc = koffi.load('libc.so.6');
-    return libc.func('int malloc_trim(size_t pad)') as (pad: number) => number;
-  } catch (error) {
-    return `koffi is not available (${error instanceof Error ? error.message : String(error)})`;
-  }
-}
-
 /**
  * Checks every `everyMs` (0: never; `check()` and `trim()` still work), from a timer that keeps no process alive.
  * The heap is settled at the first quiet check after the start, and later only once the loop has stayed quiet for
@@ -72,11 +59,11 @@ export async function startMemoryTrim(
   everyMs: number,
   settleAfterQuietMs = 60_000,
 ): Promise<MemoryTrim> {
-  const loaded = await loadMallocTrim();
-  if (typeof loaded === 'string' && everyMs > 0) {
-    log.info({ reason: loaded }, 'memory: freed native memory is not trimmed here');
+  const libc = await loadLibc();
+  if (typeof libc === 'string' && everyMs > 0) {
+    log.info({ reason: libc }, 'memory: freed native memory is not trimmed here');
   }
-  const trim = typeof loaded === 'string' ? () => null : () => loaded(0) === 1;
+  const trim = typeof libc === 'string' ? () => null : () => libc.mallocTrim(0) === 1;
   const gc = (globalThis as Record<string, unknown>)[GC_FUNCTION] as GcExtension | undefined;
   // The start itself is a busy spell, settled as soon as the loop is quiet.
   let starting = true;
