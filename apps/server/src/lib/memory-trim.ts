@@ -20,8 +20,8 @@ import { loadLibc } from './libc';
  * blocks still in use, resident for good: measured on an idle demo, the main heap held 38 MB of which 10 MB were in
  * use. `malloc_trim(0)` releases every whole free page inside it too (madvise), in about a millisecond.
  *
- * Node has no binding for it, so it is called through koffi (libc.ts). Off glibc (macOS, musl, Windows), or when koffi is not installed (an optional dependency), there is
- * nothing to call and this does nothing.
+ * Node has no binding for it, so it is called through koffi (libc.ts). Off glibc (macOS, musl, Windows), or when
+ * koffi is not installed (an optional dependency), there is nothing to call and this does nothing.
  */
 export type MemoryTrim = {
   /** Trims now; true when glibc gave memory back, false when it had none to give, null when unavailable. */
