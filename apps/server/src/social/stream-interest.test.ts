@@ -105,6 +105,32 @@ describe('the stream interest', () => {
     expect(evicted.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
   });
 
+  it('releases each like and repost as it came, though it waited flat (issue 31)', () => {
+    const i = interest();
+    const young = `post:${T - 1_000}`;
+    const events: StreamEvent[] = [
+      Object.assign(like(young, T - 10, 1), { cid: 'bafyreia' }),
+      Object.assign(like(young, T - 20, 2), { cid: null }),
+      like(young, T - 30, 3),
+      {
+        type: 'repost',
+        id: 'repost:4',
+        authorId: 'did:example:r',
+        subject: { id: young, authorId: AUTHOR },
+        createdAt: new Date(T - 40),
+        cid: 'bafyreib',
+      },
+    ];
+    for (const e of events) i.keep(e);
+    expect(i.size.waiting).toBe(4);
+    const [, ...released] = i.keep(post(young, T - 1_000, true));
+    expect(released).toStrictEqual(events);
+    // A lost batch puts them back: they come again the same.
+    i.rewind();
+    const [, ...again] = i.keep(post(young, T - 1_000, true));
+    expect(again).toStrictEqual(events);
+  });
+
   it('puts the likes a post released back to wait when the batch they were in is lost, and forgets them once stored', () => {
     // Issue 32: the relay dropped the connection before the post's batch was stored; the source reads again from
     // the stored cursor, past the like, so only the post comes again.

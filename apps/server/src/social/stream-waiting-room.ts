@@ -17,8 +17,63 @@ export type ReadPosition = { position: number; time: string | null };
 /** What an entry of the queue behind its head holds: nothing (WaitingRoom.advance). */
 const PASSED: Waiting[] = [];
 
-/** An event waiting for its post: since when (this process's clock) and where the source read it (null: unknown). */
-type Waiting = { event: StreamEvent; at: number; read: ReadPosition | null };
+/**
+ * A like or repost waiting for its post, flat (issue 31): on the public network nearly every like names a post the
+ * programme never sees, so a full room is ~50,000 of these. The event as the source made it (its subject a
+ * reference of its own, its time a Date, ~0.8 KB with the room's share) is built again only when its post releases
+ * it: its subject's id is the post the list waits for (`release`'s key), its time a number of ms.
+ */
+class WaitingVote {
+  constructor(
+    readonly type: 'like' | 'repost',
+    readonly id: string,
+    readonly authorId: string,
+    readonly subjectAuthorId: string,
+    readonly createdAt: number,
+    /** The event's `cid`; undefined: the event had none. */
+    readonly cid: string | null | undefined,
+    readonly at: number,
+    readonly read: ReadPosition | null,
+  ) {}
+
+  /** The event again, as the source made it, for the post `postId` (its subject's id). */
+  event(postId: string): StreamEvent {
+    return {
+      type: this.type,
+      id: this.id,
+      authorId: this.authorId,
+      subject: { id: postId, authorId: this.subjectAuthorId },
+      createdAt: new Date(this.createdAt),
+      ...(this.cid !== undefined ? { cid: this.cid } : {}),
+    };
+  }
+}
+
+/**
+ * An event waiting for its post: since when (this process's clock) and where the source read it (null: unknown). A
+ * like or repost of that post is kept flat (WaitingVote); a reply or quote as it came.
+ */
+type Waiting = WaitingVote | { event: StreamEvent; at: number; read: ReadPosition | null };
+
+/** `event` waiting for the post `postId`, as the room keeps it. */
+function waiting(postId: string, event: StreamEvent, at: number, read: ReadPosition | null): Waiting {
+  if ((event.type === 'like' || event.type === 'repost') && event.subject.id === postId && !event.proof)
+    return new WaitingVote(
+      event.type,
+      event.id,
+      event.authorId,
+      event.subject.authorId,
+      event.createdAt.getTime(),
+      event.cid,
+      at,
+      read,
+    );
+  return { event, at, read };
+}
+
+/** The waiting event as the source made it (for the post `postId`). */
+const eventOf = (postId: string, w: Waiting): StreamEvent =>
+  w instanceof WaitingVote ? w.event(postId) : w.event;
 
 /**
  * The interest's waiting room (stream-interest.ts): likes, reposts, replies and quotes of a post the stream has not
@@ -141,10 +196,11 @@ export class WaitingRoom {
       if (read.position < this.newestWaited) this.outOfOrder.add(postId);
       else this.newestWaited = read.position;
     }
+    const entry = waiting(postId, event, at, read);
     const list = this.lists.get(postId);
-    if (list) list.push({ event, at, read });
+    if (list) list.push(entry);
     else {
-      const begun = [{ event, at, read }];
+      const begun = [entry];
       this.lists.set(postId, begun);
       this.order.ids.push(postId);
       this.order.lists.push(begun);
@@ -194,7 +250,7 @@ export class WaitingRoom {
     this.lists.delete(postId);
     this.count -= list.length;
     if (!this.refillThrough) this.released.push({ postId, list });
-    return list.map((w) => w.event);
+    return list.map((w) => eventOf(postId, w));
   }
 
   /** The engine stored everything the source passed so far: the events released into it are counted. */

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { encode, toBytes } from '@atcute/cbor';
+import * as CID from '@atcute/cid';
+import { Secp256k1PrivateKeyExportable } from '@atcute/crypto';
 import { programmeRulesSchema } from '@manaboard/contract';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +13,7 @@ import { StreamInterest } from '../../social/stream-interest';
 import type { SkipReason, StreamBatch } from '../../social/stream-source';
 import { BlueskyFirehose } from './bluesky-firehose';
 import { createFrameReader } from './bluesky-frames';
-import { commitFrame, frame, like, post } from './bluesky-frames.test-support';
+import { block, car, commitFrame, frame, like, post } from './bluesky-frames.test-support';
 
 // The stream read in its worker thread (the default, issue 31): what it keeps, its backpressure, its ends.
 
@@ -119,6 +122,46 @@ describe('the Bluesky stream read in a worker thread', () => {
     let last = 0;
     while (last < 502) last = ((await reading.next()).value?.cursor.seq as number | undefined) ?? last;
     expect(skipped.length).toBe(500);
+    abort.abort();
+    expect((await reading.next()).done).toBe(true);
+  }, 30_000);
+
+  it('hands on a kept like with its proof, and frees the proof once the next batch is asked for (it was stored)', async () => {
+    // Issue 31: each proof crosses from the thread as an ArrayBuffer of its own; the serving thread gives it back.
+    const path = 'app.bsky.feed.like/proved';
+    const record = await like(TRACKED);
+    const tree = await block({
+      l: null,
+      e: [{ p: 0, k: toBytes(new TextEncoder().encode(path)), v: CID.toCidLink(record.cid), t: null }],
+    });
+    const unsigned = { did: BOB, version: 3, data: CID.toCidLink(tree.cid), rev: '3kabc', prev: null };
+    const signer = await Secp256k1PrivateKeyExportable.createKeypair();
+    const commit = await block({ ...unsigned, sig: toBytes(await signer.sign(encode(unsigned))) });
+    const proved = frame(
+      { op: 1, t: '#commit' },
+      {
+        seq: 1,
+        repo: BOB,
+        commit: CID.toCidLink(commit.cid),
+        rev: '3kabc',
+        blocks: toBytes(await car([commit, tree, record])),
+        ops: [{ action: 'create', path, cid: CID.toCidLink(record.cid) }],
+        time: '2026-01-01T00:00:01.000Z',
+      },
+    );
+    const url = await relay((socket) => {
+      socket.send(proved);
+      socket.send(frame({ op: 1, t: '#new-kind' }, { seq: 2 }));
+    });
+    const abort = new AbortController();
+    const reading = source(url, []).read(null, interest(), abort.signal);
+    const first = (await reading.next()).value as StreamBatch;
+    const event = first.events[0];
+    const proof = event?.type === 'like' ? event.proof : undefined;
+    // Whole while the engine stores the batch.
+    expect(proof?.length).toBeGreaterThan(0);
+    expect((await reading.next()).value?.cursor.seq).toBe(2);
+    expect(proof?.length).toBe(0);
     abort.abort();
     expect((await reading.next()).done).toBe(true);
   }, 30_000);

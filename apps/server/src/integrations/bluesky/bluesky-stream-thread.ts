@@ -78,6 +78,7 @@ export class StreamThread {
         if (item.kind === 'error') throw item.error;
         yield item.batch;
         // Asked for the next: this one was stored.
+        giveBackProofs(item.batch);
         this.acked = Math.max(this.acked, item.n);
         post(worker, { type: 'ack', id, n: item.n });
       }
@@ -177,3 +178,19 @@ type Item =
   { kind: 'batch'; n: number; batch: StreamBatch } | { kind: 'error'; error: Error } | { kind: 'aborted' };
 
 const post = (worker: Worker, message: ToWorker) => worker.postMessage(message);
+
+/**
+ * The memory of a stored batch's proofs, given back at once (issue 31). Each proof crossed from the thread as an
+ * ArrayBuffer of its own, and the serving thread held them until V8 collected its heap in full, which it does when
+ * ArrayBuffers have grown by 64 MB: 22 → 74 MB of them through a backlog. The engine asked for the next batch, so
+ * this one is stored (StreamSource.read) and nothing reads its proofs again: each buffer is detached (`transfer(0)`:
+ * its bytes freed now, the proof empty from then on).
+ */
+function giveBackProofs(batch: StreamBatch): void {
+  for (const event of batch.events) {
+    const proof = 'proof' in event ? event.proof : undefined;
+    type Transferable = ArrayBuffer & { detached?: boolean; transfer?: (length: number) => ArrayBuffer };
+    const buffer = proof?.buffer as Transferable | undefined;
+    if (buffer && !buffer.detached) buffer.transfer?.(0);
+  }
+}
