@@ -59,8 +59,9 @@ export type GapFiller = (
  * A network's event stream. `read` yields batches from `cursor` (null: the live end) until `signal` aborts; the
  * engine stores each batch before it asks for the next, so a slow database holds the stream (a source buffers at
  * most a bounded amount). Once the next is asked for, a batch is the source's again: it may reclaim what its events
- * carry (Bluesky's worker thread frees their proofs' bytes), so a consumer keeps nothing of a batch past it. A failure (connection lost, refused, stalled) rejects the iteration: the engine
- * backs off and calls `read` again from its stored cursor. Events the source cannot read (a malformed frame, a
+ * carry (Bluesky's worker thread frees their proofs' bytes), so a consumer copies what it keeps of a batch past it
+ * (the waiting edges: stream-orphans.ts). A failure (connection lost, refused, stalled) rejects the iteration: the
+ * engine backs off and calls `read` again from its stored cursor. Events the source cannot read (a malformed frame, a
  * record failing its schema, a bad signature) are skipped by the source and counted, never thrown.
  *
  * `refill` is the stored `waiting` (StreamBatch): when it lies before `cursor` and the interest has not read that

@@ -26,10 +26,16 @@ export class Orphans {
     this.bySubject.delete(postId);
   }
 
+  /**
+   * `edge` waits for its post. Its proof is copied: the batch it came in is the source's again once stored, and a
+   * source may free its events' proofs then (StreamSource.read; Bluesky's stream thread does), while the edge waits
+   * past it and its proof is kept when its post arrives.
+   */
   add(edge: Edge): void {
-    const list = this.bySubject.get(edge.subject.id);
-    if (list) list.push(edge);
-    else this.bySubject.set(edge.subject.id, [edge]);
+    const kept = edge.proof ? { ...edge, proof: edge.proof.slice() } : edge;
+    const list = this.bySubject.get(kept.subject.id);
+    if (list) list.push(kept);
+    else this.bySubject.set(kept.subject.id, [kept]);
     this.count++;
   }
 
