@@ -47,7 +47,8 @@ export class StoredReads {
   ): void {
     if (!this.options.enabled || this.closing) return;
     if (this.memo.size >= MAX_ENTRIES) this.memo.clear();
-    this.memo.set(keyOf(request), { pattern, again, ...sent });
+    const observe = this.options.observer(pattern, request.method, 200);
+    this.memo.set(keyOf(request), { pattern, again, observe, ...sent });
   }
 
   /** Answers `request` from the memo; false when it is Fastify's to answer. */
@@ -83,7 +84,7 @@ export class StoredReads {
     response.end(method === 'HEAD' ? undefined : memo.latin1Body, 'latin1');
     this.answered += 1;
     const ms = performance.now() - started;
-    this.options.observe(memo.pattern, method, 200, ms / 1000);
+    memo.observe(ms / 1000);
     if (ms >= this.options.slowMs) {
       this.options.log.warn(
         {
@@ -140,8 +141,11 @@ export type StoredReadsOptions = {
   /** LOG_SLOW_MS. */
   slowMs: number;
   log: { warn: (details: object, message: string) => void };
-  /** The request histogram (app.ts observeRequests): route pattern, method, status, seconds. */
-  observe: (pattern: string, method: string, status: number, seconds: number) => void;
+  /**
+   * The request histogram's observer of one route pattern, method and status (app.ts observeRequests; taken once
+   * per answer remembered, so an answer served here builds no series key).
+   */
+  observer: (pattern: string, method: string, status: number) => (seconds: number) => void;
 };
 
 /** What Fastify wrote: the answer it was, its headers as given to `writeHead`, and its body as latin1. */
@@ -158,7 +162,12 @@ type ServerFactoryOptions = {
 
 type RequestKeyParts = { method: string; url: string; headers: IncomingMessage['headers'] };
 
-type Memo = SentAnswer & { pattern: string; again: () => StoredAnswer | undefined };
+type Memo = SentAnswer & {
+  pattern: string;
+  again: () => StoredAnswer | undefined;
+  /** Observes one answer of this key's method on the histogram. */
+  observe: (seconds: number) => void;
+};
 
 /** Distinct requests remembered; past it the memo starts over (clients choose URLs and Origins). */
 const MAX_ENTRIES = 1_000;
