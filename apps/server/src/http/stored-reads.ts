@@ -56,7 +56,9 @@ export class StoredReads {
     const encoding = encodingOf(headers);
     const origin = headers.origin ?? '';
     const observe = this.options.observer(pattern, method, 200);
-    const memo: Memo = { method, encoding, origin, pattern, again, observe, ...sent };
+    // The headers as one flat list of names and values: Node's writeHead walks it without enumerating an object.
+    const head = Object.entries(sent.headers).flatMap(([name, value]) => [name, String(value)]);
+    const memo: Memo = { method, encoding, origin, pattern, again, observe, head, ...sent };
     const answers = this.memo.get(url);
     const at = answers ? indexOf(answers, method, encoding, origin) : -1;
     if (answers && at >= 0) answers[at] = memo;
@@ -99,7 +101,7 @@ export class StoredReads {
       return false;
     }
     const started = performance.now();
-    response.writeHead(200, memo.headers);
+    response.writeHead(200, memo.head);
     response.end(method === 'HEAD' ? undefined : memo.latin1Body, 'latin1');
     this.answered += 1;
     const ms = performance.now() - started;
@@ -195,6 +197,8 @@ type Memo = MemoKey &
     again: () => StoredAnswer | undefined;
     /** Observes one answer of this key's method on the histogram. */
     observe: (seconds: number) => void;
+    /** `headers` as writeHead's flat list: name, value, name, value, … */
+    head: string[];
   };
 
 /** Distinct requests remembered; past it the memo starts over (clients choose URLs and Origins). */
