@@ -53,6 +53,9 @@ export async function appStreamBench(): Promise<void> {
       .data.authors.find((a) => a.authorId === authorId)?.totalMana ?? 0;
   const lags: number[] = [];
   const likes: number[] = [];
+  /** The server's resident memory, read each second: [seconds since the board's load began, bytes]. */
+  const resident: [number, number][] = [];
+  let loadStarted = Number.NaN;
   let running = true;
   const sampleLag = (async () => {
     while (running) {
@@ -61,6 +64,7 @@ export async function appStreamBench(): Promise<void> {
       ).text();
       const lag = /^manaboard_stream_lag_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1];
       if (lag !== undefined) lags.push(Number(lag));
+      if (Number.isFinite(loadStarted)) resident.push([(Date.now() - loadStarted) / 1000, await app.rss()]);
       await sleep(1_000);
     }
   })();
@@ -89,6 +93,7 @@ export async function appStreamBench(): Promise<void> {
   })();
   try {
     await sleep(5_000); // the stream connects and the first tracked posts arrive
+    loadStarted = Date.now();
     const board = await load(`${origin}/api/mana?limit=20&weekly=true`, seconds, 10);
     running = false;
     await Promise.all([sampleLag, timeLikes]);
@@ -101,6 +106,18 @@ export async function appStreamBench(): Promise<void> {
         `${fmt(median(likes))} s, slowest ${fmt(Math.max(...likes))} s [goal ≤ 5 s] (${likes.length} likes); the ` +
         `board meanwhile ${fmt(board.requestsPerSecond, 0)} req/s, p99 ${fmt(board.p99)} ms, ${board.non2xx} ` +
         `non-2xx, ${board.errors} errors; resident memory at the end ${fmt((await app.rss()) / MB, 0)} MB`,
+    );
+    // Issue 33: ≤ 250 MB after 10 minutes, flat from minute 2 on: the most each minute held.
+    const minutes = new Map<number, number>();
+    for (const [at, bytes] of resident) {
+      const minute = Math.floor(at / 60);
+      minutes.set(minute, Math.max(minutes.get(minute) ?? 0, bytes));
+    }
+    const fromMinute2 = resident.filter(([at]) => at >= 120).map(([, bytes]) => bytes);
+    console.log(
+      `  resident memory, the most in each minute: ${[...minutes].map(([m, b]) => `${m + 1}: ${fmt(b / MB, 0)}`).join(', ')} MB; ` +
+        `from minute 2 on ${fmt(Math.min(...fromMinute2) / MB, 0)}–${fmt(Math.max(...fromMinute2) / MB, 0)} MB ` +
+        `[goal ≤ 250 MB after 10 minutes, flat from minute 2]`,
     );
   } finally {
     running = false;

@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sampleRate: config.logSampleRate,
     slowMs: config.logSlowMs,
     log: { warn: (details, message) => app.log.warn(details, message) },
-    observe: (pattern, method, status, seconds) => metrics.observeRequest(pattern, method, status, seconds),
+    observer: (pattern, method, status) => metrics.requestObserver(pattern, method, status),
   });
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),

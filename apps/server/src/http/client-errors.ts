@@ -97,6 +97,9 @@ export class ConnectionGuard {
       const socket = request.socket;
       const state = this.stateOf(socket);
       state.requests += 1;
+      // Already answered on its own connection (a stored read answered before the router: stored-reads.ts), its
+      // bytes are in the socket's queue ahead of anything written after: nothing to wait for before closing.
+      if (response.writableEnded && response.socket === socket) return;
       const exchange = { request, response };
       state.open.add(exchange);
       response.once('close', () => {

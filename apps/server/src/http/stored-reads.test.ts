@@ -7,6 +7,8 @@ import { loadConfig } from '../config/config';
 import type { DatabaseHandle } from '../db/database';
 import type { LeaderboardCache } from '../modules/leaderboard/leaderboard-cache';
 import type { Metrics } from '../modules/metrics/metrics';
+import { head, rawExchange } from '../test/raw-http';
+import { systemClock } from '../lib/clock';
 import { openTestDatabase } from '../test/test-database';
 
 const ORIGIN = 'https://community.example';
@@ -40,6 +42,8 @@ describe('stored reads, answered before the router', () => {
   let cache: LeaderboardCache | undefined;
   let metrics: Metrics;
   const answered = () => app.storedReads?.answered ?? -1;
+  /** How far the server's clock is ahead of the wall clock. */
+  let shiftMs = 0;
 
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
@@ -54,6 +58,7 @@ describe('stored reads, answered before the router', () => {
       config,
       database,
       metrics,
+      clock: { now: () => Date.now() + shiftMs, sleep: systemClock.sleep },
       logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
       onLeaderboardCache: (made) => (cache = made),
     });
@@ -144,6 +149,18 @@ describe('stored reads, answered before the router', () => {
     expect(answered()).toBe(before);
   });
 
+  it('answers a weekly board from the memo only within its week', async () => {
+    const periodOf = (answer: Exchange) =>
+      (JSON.parse(answer.body) as { data: { period: string } }).data.period;
+    const thisWeek = periodOf(await memoAnswer(BOARD));
+    shiftMs += 7 * 24 * 3600_000;
+    const before = answered();
+    const nextWeek = await exchange(port, BOARD);
+    expect(answered()).toBe(before);
+    expect(Date.parse(periodOf(nextWeek)) - Date.parse(thisWeek)).toBe(7 * 24 * 3600_000);
+    expect(periodOf(await memoAnswer(BOARD))).toBe(periodOf(nextWeek));
+  });
+
   it('answers the announcements, the daily limit and /healthz from the memo too', async () => {
     for (const path of ['/api/public/announcements', '/api/daily-post-limit', '/healthz']) {
       const viaFastify = await fastifyAnswer(path);
@@ -159,6 +176,31 @@ describe('stored reads, answered before the router', () => {
       expect((await exchange(port, '/readyz')).status).toBeGreaterThanOrEqual(200);
     }
     expect(answered()).toBe(before);
+  });
+
+  it('answers pipelined requests from the memo in order, then nothing for the malformed bytes after them', async () => {
+    // Remembered for these requests' key (no Accept-Encoding, no Origin): Fastify answers the first.
+    await rawExchange(port, [head('GET', '/healthz'), { waitForResponses: 1 }], { listenMs: 0 });
+    const before = answered();
+    // The first is written to the connection at once; the second waits behind it, as any pipelined answer does.
+    const piped = head('GET', '/healthz') + head('GET', '/healthz') + 'NOT HTTP\r\n\r\n';
+    const exchanged = await rawExchange(port, [piped]);
+    expect(answered()).toBe(before + 2);
+    expect(exchanged.statusLines).toBe(2);
+    expect(exchanged.responses.map((r) => [r.status, r.body])).toEqual([
+      [200, '{"status":"ok"}'],
+      [200, '{"status":"ok"}'],
+    ]);
+    expect(exchanged.closedAfterMs).not.toBeNull();
+    // Bytes that fail the parser after an answer from the memo: no answer of their own, the connection closed.
+    const after = await rawExchange(port, [
+      head('GET', '/healthz'),
+      { waitForResponses: 1 },
+      'NOT HTTP\r\n\r\n',
+    ]);
+    expect(answered()).toBe(before + 3);
+    expect(after.statusLines).toBe(1);
+    expect(after.closedAfterMs).not.toBeNull();
   });
 
   it('leaves every request to Fastify once the server is closing', async () => {

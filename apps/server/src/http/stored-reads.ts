@@ -23,7 +23,12 @@ import { negotiateEncoding, type StoredAnswer } from './representations';
  * (a line per request), and when the public reads are rate limited (RATE_LIMIT_PUBLIC_READ_PER_MINUTE).
  */
 export class StoredReads {
-  private readonly memo = new Map<string, Memo>();
+  /**
+   * By URL as sent, then the few answers of that URL (one per method, encoding and Origin): the URL is the string
+   * Node's parser made, so the map hashes it as it is, with no key string built per request.
+   */
+  private readonly memo = new Map<string, Memo[]>();
+  private entries = 0;
   private closing = false;
   /** Requests answered from the memo since the start. */
   answered = 0;
@@ -46,8 +51,20 @@ export class StoredReads {
     again: () => StoredAnswer | undefined,
   ): void {
     if (!this.options.enabled || this.closing) return;
-    if (this.memo.size >= MAX_ENTRIES) this.memo.clear();
-    this.memo.set(keyOf(request), { pattern, again, ...sent });
+    if (this.entries >= MAX_ENTRIES) this.forget();
+    const { method, url, headers } = request;
+    const encoding = encodingOf(headers);
+    const origin = headers.origin ?? '';
+    const observe = this.options.observer(pattern, method, 200);
+    // The headers as one flat list of names and values: Node's writeHead walks it without enumerating an object.
+    const head = Object.entries(sent.headers).flatMap(([name, value]) => [name, String(value)]);
+    const memo: Memo = { method, encoding, origin, pattern, again, observe, head, ...sent };
+    const answers = this.memo.get(url);
+    const at = answers ? indexOf(answers, method, encoding, origin) : -1;
+    if (answers && at >= 0) answers[at] = memo;
+    else if (answers) answers.push(memo);
+    else this.memo.set(url, [memo]);
+    if (at < 0) this.entries += 1;
   }
 
   /** Answers `request` from the memo; false when it is Fastify's to answer. */
@@ -63,9 +80,12 @@ export class StoredReads {
     ) {
       return false;
     }
-    const key = keyOf({ method, url: request.url ?? '', headers });
-    const memo = this.memo.get(key);
-    if (!memo) return false;
+    const url = request.url ?? '';
+    const answers = this.memo.get(url);
+    if (answers === undefined) return false;
+    const at = indexOf(answers, method, encodingOf(headers), headers.origin ?? '');
+    const memo = answers[at];
+    if (memo === undefined) return false;
     const { sampleRate } = this.options;
     if (sampleRate > 0 && Math.random() < sampleRate) return false;
     let current: StoredAnswer | undefined;
@@ -75,15 +95,17 @@ export class StoredReads {
       current = undefined;
     }
     if (current !== memo.answer) {
-      this.memo.delete(key);
+      answers.splice(at, 1);
+      this.entries -= 1;
+      if (answers.length === 0) this.memo.delete(url);
       return false;
     }
     const started = performance.now();
-    response.writeHead(200, memo.headers);
+    response.writeHead(200, memo.head);
     response.end(method === 'HEAD' ? undefined : memo.latin1Body, 'latin1');
     this.answered += 1;
     const ms = performance.now() - started;
-    this.options.observe(memo.pattern, method, 200, ms / 1000);
+    memo.observe(ms / 1000);
     if (ms >= this.options.slowMs) {
       this.options.log.warn(
         {
@@ -100,7 +122,12 @@ export class StoredReads {
   /** The server is closing: every request goes to Fastify (which answers 503), and nothing is remembered. */
   close(): void {
     this.closing = true;
+    this.forget();
+  }
+
+  private forget(): void {
     this.memo.clear();
+    this.entries = 0;
   }
 
   /**
@@ -140,8 +167,11 @@ export type StoredReadsOptions = {
   /** LOG_SLOW_MS. */
   slowMs: number;
   log: { warn: (details: object, message: string) => void };
-  /** The request histogram (app.ts observeRequests): route pattern, method, status, seconds. */
-  observe: (pattern: string, method: string, status: number, seconds: number) => void;
+  /**
+   * The request histogram's observer of one route pattern, method and status (app.ts observeRequests; taken once
+   * per answer remembered, so an answer served here builds no series key).
+   */
+  observer: (pattern: string, method: string, status: number) => (seconds: number) => void;
 };
 
 /** What Fastify wrote: the answer it was, its headers as given to `writeHead`, and its body as latin1. */
@@ -158,12 +188,35 @@ type ServerFactoryOptions = {
 
 type RequestKeyParts = { method: string; url: string; headers: IncomingMessage['headers'] };
 
-type Memo = SentAnswer & { pattern: string; again: () => StoredAnswer | undefined };
+/** What a remembered answer's bytes depend on besides its URL. */
+type MemoKey = { method: string; encoding: string; origin: string };
+
+type Memo = MemoKey &
+  SentAnswer & {
+    pattern: string;
+    again: () => StoredAnswer | undefined;
+    /** Observes one answer of this key's method on the histogram. */
+    observe: (seconds: number) => void;
+    /** `headers` as writeHead's flat list: name, value, name, value, … */
+    head: string[];
+  };
 
 /** Distinct requests remembered; past it the memo starts over (clients choose URLs and Origins). */
 const MAX_ENTRIES = 1_000;
 
-/** The inputs a stored answer's bytes depend on: method, URL as sent, negotiated encoding, Origin (CORS). */
-function keyOf({ method, url, headers }: RequestKeyParts): string {
-  return `${method} ${url}\n${negotiateEncoding(headers['accept-encoding']) ?? ''}\n${headers.origin ?? ''}`;
+/** The encoding negotiated for a request ('' for none): the answer's bytes depend on it, not on the header's text. */
+function encodingOf(headers: IncomingMessage['headers']): string {
+  return negotiateEncoding(headers['accept-encoding']) ?? '';
+}
+
+/**
+ * Which of a URL's answers is this request's (-1: none): the inputs its bytes depend on besides the URL as sent are
+ * the method, the negotiated encoding and the Origin (CORS).
+ */
+function indexOf(answers: readonly Memo[], method: string, encoding: string, origin: string): number {
+  for (let at = 0; at < answers.length; at++) {
+    const known = answers[at];
+    if (known && known.method === method && known.encoding === encoding && known.origin === origin) return at;
+  }
+  return -1;
 }

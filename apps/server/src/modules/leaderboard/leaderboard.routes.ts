@@ -54,8 +54,25 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<LeaderboardRouteOptions> =
     return sendStored(request, reply, answer, CACHE_CONTROL, () => cache.peek(key()));
   };
   const weekOf = weekKeyMemo();
-  const keyOf = (route: string, q: LeaderboardQuery) => () =>
-    `${route}|${q.weekly ? weekOf(deps.now()) : 'all'}|${q.limit}|${q.offset}|${q.search}`;
+  // A key's one changing part is the week: the same string is given back until the week changes, so a repeated
+  // read (asked again before the router for every request: stored-reads.ts) builds no string and hashes none.
+  const keyOf = (route: string, q: LeaderboardQuery): (() => string) => {
+    const rest = `|${q.limit}|${q.offset}|${q.search}`;
+    if (!q.weekly) {
+      const key = `${route}|all${rest}`;
+      return () => key;
+    }
+    let week = '';
+    let key = '';
+    return () => {
+      const now = weekOf(deps.now());
+      if (now !== week) {
+        week = now;
+        key = `${route}|${week}${rest}`;
+      }
+      return key;
+    };
+  };
 
   // Answers are sent as stored bytes in the negotiated encoding: @fastify/compress keeps out (compress: false).
   const stored = { schema: { querystring: leaderboardQuerySchema }, compress: false } as const;

@@ -159,6 +159,11 @@ export class Metrics {
     this.http.observe(route, method, status, seconds);
   }
 
+  /** The observer of one route, method and status: the stored reads' (http/stored-reads.ts), one per answer kept. */
+  requestObserver(route: string, method: string, status: number): (seconds: number) => void {
+    return this.http.observer(route, method, status);
+  }
+
   /** Counts the cache's hits and misses at each scrape. */
   watchCache(cache: LeaderboardCache): void {
     this.caches.push(cache);

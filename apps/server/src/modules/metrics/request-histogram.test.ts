@@ -49,3 +49,24 @@ describe('RequestHistogram', () => {
     expect(await ours.metrics()).not.toContain('http_seconds_count');
   });
 });
+
+describe('RequestHistogram.observer', () => {
+  it('counts into the same series as observe, shows none before its first observation, and outlives a reset', async () => {
+    const registry = new Registry();
+    const requests = new RequestHistogram('http_seconds', 'requests', BOUNDS);
+    registry.registerMetric(requests as unknown as Metric);
+    const observe = requests.observer('/healthz', 'GET', 200);
+    expect(await registry.metrics()).not.toContain('route="/healthz"');
+    observe(0.0005);
+    requests.observe('/healthz', 'GET', 200, 0.05);
+    observe(0.002);
+    const text = await registry.metrics();
+    expect(text).toContain('http_seconds_count{route="/healthz",method="GET",status="200"} 3');
+    expect(text).toContain('http_seconds_bucket{le="0.001",route="/healthz",method="GET",status="200"} 1');
+    requests.reset();
+    observe(0.0005);
+    expect(await registry.metrics()).toContain(
+      'http_seconds_count{route="/healthz",method="GET",status="200"} 1',
+    );
+  });
+});
