@@ -93,11 +93,17 @@ export async function openPosts(
  * daily-limit slot and multiplier, so its change is queued as a per-post delta (its metrics as last counted,
  * read from the row before the update) for the totals job; returns the authors of the other changed posts
  * (a post coming back live), which need a full recompute. A refresh that changes nothing costs nothing.
+ *
+ * `untraceFromCounts`: the same statement also sets each given post's "not traceable" points from its new counts
+ * and its counted records (what untraced.repository's untraceFromCounts did in a statement of its own, issue 33):
+ * a post whose only change is its untraced points gets them, and nothing else of it moves (not `refreshed_at`,
+ * no queued delta, no author returned).
  */
 export async function applyMetrics(
   db: Db,
   updates: ReadonlyArray<PostMetrics & { id: string; final: boolean }>,
   now: Date,
+  options: { untraceFromCounts?: boolean } = {},
 ): Promise<string[]> {
   if (updates.length === 0) return [];
   const rows = sql.join(
@@ -106,6 +112,7 @@ export async function applyMetrics(
         sql`(${u.id}::text, ${u.likes}::integer, ${u.replies}::integer, ${u.reposts}::integer, ${u.quotes}::integer, ${u.final}::boolean)`,
     ),
   );
+  if (options.untraceFromCounts) return applyMetricsUntraced(db, rows, now);
   // `old` is the same row joined again: it reads the values from before this update.
   const { rows: changed } = await sql<{ author_id: string }>`
     with changed as (
@@ -123,6 +130,49 @@ export async function applyMetrics(
       on conflict (post_id) do nothing
     )
     select author_id from changed where old_status <> 'live'
+  `.execute(db);
+  return changed.map((r) => r.author_id);
+}
+
+/**
+ * applyMetrics with the untraced points set in the same statement: a row is written when its metrics moved (as
+ * above) or when only its untraced points differ (then only those change). `moved` tells the two apart, so only
+ * the first kind is queued or returned, as applyMetrics does.
+ */
+async function applyMetricsUntraced(db: Db, rows: ReturnType<typeof sql.join>, now: Date): Promise<string[]> {
+  const counted = (kind: string) =>
+    sql`(select count(*)::integer from stream_records r
+      where r.subject_id = v.id and r.kind = ${sql.lit(kind)} and r.state = 'counted')`;
+  const metrics = sql`(posts.likes, posts.replies, posts.reposts, posts.quotes, posts.status, posts.final)
+    is distinct from (v.likes, v.replies, v.reposts, v.quotes, 'live', v.final)`;
+  const { rows: changed } = await sql<{ author_id: string }>`
+    with changed as (
+      update posts set likes = v.likes, replies = v.replies, reposts = v.reposts, quotes = v.quotes,
+        status = 'live', final = v.final, refreshed_at = case when ${metrics} then ${now} else posts.refreshed_at end,
+        untraced_likes = v.u_likes, untraced_replies = v.u_replies, untraced_reposts = v.u_reposts,
+        untraced_quotes = v.u_quotes
+      from (
+        select v.*, greatest(0, v.likes - ${counted('like')}) as u_likes,
+          greatest(0, v.replies - ${counted('reply')}) as u_replies,
+          greatest(0, v.reposts - ${counted('repost')}) as u_reposts,
+          greatest(0, v.quotes - ${counted('quote')}) as u_quotes
+        from (values ${rows}) as v(id, likes, replies, reposts, quotes, final)
+      ) as v, posts as old
+      where posts.id = v.id and old.id = v.id and posts.final = false
+        and (${metrics}
+          or (posts.untraced_likes, posts.untraced_replies, posts.untraced_reposts, posts.untraced_quotes)
+            is distinct from (v.u_likes, v.u_replies, v.u_reposts, v.u_quotes))
+      returning posts.id, posts.author_id, old.status as old_status, old.likes, old.replies, old.reposts,
+        old.quotes,
+        (old.likes, old.replies, old.reposts, old.quotes, old.status, old.final)
+          is distinct from (posts.likes, posts.replies, posts.reposts, posts.quotes, posts.status, posts.final)
+          as moved
+    ), queued as (
+      insert into post_metric_changes (post_id, author_id, likes, replies, reposts, quotes)
+      select id, author_id, likes, replies, reposts, quotes from changed where moved and old_status = 'live'
+      on conflict (post_id) do nothing
+    )
+    select author_id from changed where moved and old_status <> 'live'
   `.execute(db);
   return changed.map((r) => r.author_id);
 }
