@@ -8,10 +8,12 @@ export const DEMO_STEP_MS = 6 * HOUR_MS;
 /** Metrics are re-read once a simulated day while replaying; search every step. */
 const REFRESH_EVERY_STEPS = 4;
 /**
- * Totals every third simulated day while replaying, and at the end: the board still fills as the history is
- * replayed, and a fresh start catches up sooner (a daily totals run was about a third of the replay's time).
+ * Totals once a simulated week while replaying, and at the end: the board still fills as the history is replayed
+ * (five times), and a fresh start catches up sooner. Each run's result is overwritten by the next (the totals of
+ * the last run equal a rebuild): a daily run was about a third of the replay's time, every third day a fifth
+ * (issue 33); the demo's posts, totals and ranks after the replay are the same either way.
  */
-const TOTALS_EVERY_STEPS = 12;
+const TOTALS_EVERY_STEPS = 28;
 
 /**
  * The demo's clock for the worker's X client: while the history is replayed, waiting for a rate-limit reset
@@ -46,7 +48,7 @@ export type DemoProgress = { resumeAt: number | null; save: (simulatedAt: number
 /**
  * Replays the demo world's history through the real worker and X client: the simulated clock moves in steps of
  * DEMO_STEP_MS from where it stood (the start of the history on a fresh database) to now, and the worker runs a
- * search after each step, refresh once a simulated day and totals every third, so X's 7-day search reach is respected
+ * search after each step, refresh once a simulated day and totals once a week, so X's 7-day search reach is respected
  * as it would be live. Progress goes to the log and to the database (a restart resumes from there).
  */
 export async function replayDemoHistory(options: {
