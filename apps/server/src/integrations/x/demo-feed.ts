@@ -7,11 +7,12 @@ const HOUR_MS = 3_600_000;
 export const DEMO_STEP_MS = 6 * HOUR_MS;
 /** Metrics are re-read once a simulated day while replaying; search every step. */
 const REFRESH_EVERY_STEPS = 4;
-/**
- * Totals every third simulated day while replaying, and at the end: the board still fills as the history is
- * replayed, and a fresh start catches up sooner (a daily totals run was about a third of the replay's time).
+/*
+ * Totals twice while replaying: once half the history has been replayed (the board fills while the rest is
+ * replayed) and at the end. Each run's result is overwritten by the next (the totals of the last run equal a
+ * rebuild) and each recomputes nearly every author: a daily run was about a third of the replay's time, one every
+ * third day a fifth (issue 33); the demo's posts, totals and ranks after the replay are the same either way.
  */
-const TOTALS_EVERY_STEPS = 12;
 
 /**
  * The demo's clock for the worker's X client: while the history is replayed, waiting for a rate-limit reset
@@ -46,8 +47,9 @@ export type DemoProgress = { resumeAt: number | null; save: (simulatedAt: number
 /**
  * Replays the demo world's history through the real worker and X client: the simulated clock moves in steps of
  * DEMO_STEP_MS from where it stood (the start of the history on a fresh database) to now, and the worker runs a
- * search after each step, refresh once a simulated day and totals every third, so X's 7-day search reach is respected
- * as it would be live. Progress goes to the log and to the database (a restart resumes from there).
+ * search after each step, refresh once a simulated day and totals halfway and at the end, so X's 7-day search
+ * reach is respected as it would be live. Progress goes to the log and to the database (a restart resumes from
+ * there).
  */
 export async function replayDemoHistory(options: {
   world: World;
@@ -64,12 +66,15 @@ export async function replayDemoHistory(options: {
   const started = Date.now();
   let reported = 0;
   let steps = 0;
+  let halfway = false;
   while (world.now() < Date.now() - 1_000) {
     world.clock.setTime(Math.min(world.now() + DEMO_STEP_MS, Date.now()));
     if ((await worker.runJob('search')) === null && worker.isStopped) return;
     const last = world.now() >= Date.now() - 1_000;
     if (++steps % REFRESH_EVERY_STEPS === 0 || last) await worker.runJob('refresh');
-    if (steps % TOTALS_EVERY_STEPS === 0 || last) await worker.runJob('totals');
+    const half = !halfway && world.now() - from >= total / 2;
+    if (half) halfway = true;
+    if (half || last) await worker.runJob('totals');
     await progress.save(world.now());
     const done = Math.floor(((world.now() - from) / total) * 10);
     if (done > reported) {

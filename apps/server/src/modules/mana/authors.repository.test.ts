@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database';
 import { openTestDatabase, testDatabaseKinds } from '../../test/test-database';
-import { clearDirty, upsertAuthors, type AuthorInput } from './authors.repository';
+import { clearDirty, refreshAuthorProfiles, upsertAuthors, type AuthorInput } from './authors.repository';
 
 const T0 = new Date('2026-11-20T10:00:00Z');
 const later = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
@@ -66,5 +66,38 @@ describe.each(testDatabaseKinds())('upsertAuthors (%s)', (kind) => {
       later(40),
     );
     expect(await row('7001')).toMatchObject({ first_tracked_at: later(-30), updated_at: later(40) });
+  });
+
+  it('refreshes known profiles as given, whatever their characters, and returns only the changed ones', async () => {
+    const bob: AuthorInput = {
+      id: '7002',
+      handle: 'bob',
+      displayName: 'Bob',
+      avatarUrl: 'https://x/b.jpg',
+      firstTrackedAt: T0,
+    };
+    await upsertAuthors(database.db, [bob], T0);
+    // Quotes, a backslash, commas, braces, "NULL" and a null avatar: the profiles travel as arrays (issue 33).
+    const odd = { id: '7002', handle: 'NULL', displayName: 'B "o", {b} \\ O\'Brien', avatarUrl: null };
+    const changed = await refreshAuthorProfiles(
+      database.db,
+      [
+        odd,
+        { id: '7001', handle: 'ann_2', displayName: 'Ann', avatarUrl: 'https://pbs.twimg.com/a.jpg' },
+        { id: '7999', handle: 'nobody', displayName: 'Nobody', avatarUrl: null },
+      ],
+      later(50),
+    );
+    expect(changed).toEqual(['7002']);
+    expect(await row('7002')).toMatchObject({
+      handle: 'NULL',
+      display_name: 'B "o", {b} \\ O\'Brien',
+      avatar_url: null,
+      updated_at: later(50),
+    });
+    expect(await row('7001')).toMatchObject({ updated_at: later(40) });
+    expect(await database.db.selectFrom('authors').select('id').where('id', '=', '7999').execute()).toEqual(
+      [],
+    );
   });
 });

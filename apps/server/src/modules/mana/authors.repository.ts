@@ -90,14 +90,15 @@ export async function refreshAuthorProfiles(
 ): Promise<string[]> {
   const unique = [...new Map(profiles.map((p) => [p.id, p])).values()];
   if (unique.length === 0) return [];
-  const rows = sql.join(
-    unique.map((p) => sql`(${p.id}::text, ${p.handle}::text, ${p.displayName}::text, ${p.avatarUrl}::text)`),
-  );
+  // The profiles as four arrays, one a column (four parameters, not four an author: issue 33); the ids on the
+  // updated side too, so the planner (no statistics on PGlite) reads them by the primary key.
+  const ids = unique.map((p) => p.id);
   const { rows: changed } = await sql<{ id: string }>`
     update authors set handle = v.handle, display_name = v.display_name, avatar_url = v.avatar_url,
       updated_at = ${now}
-    from (values ${rows}) as v(id, handle, display_name, avatar_url)
-    where authors.id = v.id and (authors.handle <> v.handle or authors.display_name <> v.display_name
+    from unnest(${ids}::text[], ${unique.map((p) => p.handle)}::text[], ${unique.map((p) => p.displayName)}::text[],
+      ${unique.map((p) => p.avatarUrl)}::text[]) as v(id, handle, display_name, avatar_url)
+    where authors.id = v.id and authors.id = any(${ids}::text[]) and (authors.handle <> v.handle or authors.display_name <> v.display_name
       or authors.avatar_url is distinct from v.avatar_url)
     returning authors.id
   `.execute(db);
