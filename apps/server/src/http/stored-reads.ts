@@ -58,7 +58,8 @@ export class StoredReads {
     const observe = this.options.observer(pattern, method, 200);
     // The headers as one flat list of names and values: Node's writeHead walks it without enumerating an object.
     const head = Object.entries(sent.headers).flatMap(([name, value]) => [name, String(value)]);
-    const memo: Memo = { method, encoding, origin, pattern, again, observe, head, ...sent };
+    const { answer, latin1Body } = sent;
+    const memo: Memo = { method, encoding, origin, again, observe, head, answer, latin1Body };
     const answers = this.memo.get(url);
     const at = answers ? indexOf(answers, method, encoding, origin) : -1;
     if (answers && at >= 0) answers[at] = memo;
@@ -192,8 +193,7 @@ type RequestKeyParts = { method: string; url: string; headers: IncomingMessage['
 type MemoKey = { method: string; encoding: string; origin: string };
 
 type Memo = MemoKey &
-  SentAnswer & {
-    pattern: string;
+  Omit<SentAnswer, 'headers'> & {
     again: () => StoredAnswer | undefined;
     /** Observes one answer of this key's method on the histogram. */
     observe: (seconds: number) => void;
