@@ -1,10 +1,10 @@
 import type { StreamEvent } from './stream-events';
+import { Pieces } from './stream-waiting-bytes';
 import {
   packedAt,
   packedRead,
   packVote,
   unpackVote,
-  VoteShapes,
   withGeneration,
   type PackedVote,
 } from './stream-waiting-vote';
@@ -24,7 +24,7 @@ export const WAITING_TTL_MS = 15 * 60_000;
 export type ReadPosition = { position: number; time: string | null };
 
 /**
- * An event waiting for its post: a like or repost packed (stream-waiting-vote.ts: ~150 bytes where an object with
+ * An event waiting for its post: a like or repost packed (stream-waiting-vote.ts: ~120 bytes where an object with
  * its strings took ~650, issue 31), or any other event as it came, with since when it waits (this process's clock)
  * and where the source read it (null: unknown).
  */
@@ -63,18 +63,19 @@ const PASSED = '';
 export class WaitingRoom {
   private readonly lists = new Map<string, Entries>();
   private count = 0;
-  /** The prefixes and middles of the ids of the likes and reposts packed (stream-waiting-vote.ts). */
-  private readonly shapes = new VoteShapes();
+  /** The pieces of the ids and authors of the likes and reposts packed (stream-waiting-vote.ts). */
+  private readonly pieces = new Pieces();
   /** How many lists began: each list's first entry carries the count then, so no two are the same (`order`). */
   private generation = 0;
   /**
    * The waiting posts in the order they began to wait, each with the first entry of its list (a list of one is that
    * entry, not an array, and may become one: its first entry stays, and tells it apart from any list the post had
    * before or after): the eviction reads this queue from its head. An entry whose post's list no longer begins with
-   * that one (released, or released and waited for again later in the queue) is passed over. (Not the Map's own order: iterating a Map from its start walks every entry deleted since
-   * V8 last rehashed it, so a full waiting room that churns paid for tens of thousands of dead entries on every like.)
-   * An entry the head passes is emptied at once (`advance`): the arrays are cut down only now and then, and until then
-   * the lists behind the head held up to WAITING_LIMIT evicted events more, some 1 KB each (issue 31).
+   * that one (released, or released and waited for again later in the queue) is passed over. (Not the Map's own
+   * order: iterating a Map from its start walks every entry deleted since V8 last rehashed it, so a full waiting room
+   * that churns paid for tens of thousands of dead entries on every like.) An entry the head passes is emptied at
+   * once (`advance`): the arrays are cut down only now and then, and until then the lists behind the head held up to
+   * WAITING_LIMIT evicted events more (issue 31).
    */
   private order: { ids: string[]; firsts: Waiting[]; head: number } = { ids: [], firsts: [], head: 0 };
   /**
@@ -84,7 +85,10 @@ export class WaitingRoom {
    * wait for their post (`rewind`), which comes again.
    */
   private released: Array<{ postId: string; entries: Entries }> = [];
-  /** Where the source reads (readingAt); a ReadPosition is made only once an event begins to wait (rare). */
+  /**
+   * Where the source reads (readingAt); a ReadPosition is made only once an event begins to wait (a packed like
+   * keeps its numbers, not the object).
+   */
   private reading: { position: number; time: string | null; made: ReadPosition | null } | null = null;
   /**
    * Posts whose waiting list may hold an event read before one that began to wait earlier in `order` (a rewind, a
@@ -178,20 +182,21 @@ export class WaitingRoom {
     const age = this.refillThrough ? this.refillAge(read) : 0;
     if (age >= WAITING_TTL_MS) return; // read again by a refill, and it would have left the waiting room by now
     const at = now - age;
+    const key = postId;
     if (read) {
-      if (read.position < this.newestWaited) this.outOfOrder.add(postId);
+      if (read.position < this.newestWaited) this.outOfOrder.add(key);
       else this.newestWaited = read.position;
     }
-    const entries = this.lists.get(postId);
+    const entries = this.lists.get(key);
     const generation = entries === undefined ? (this.generation = (this.generation + 1) >>> 0) : 0;
     const entry =
-      packVote(this.shapes, postId, event, at, read, generation) ?? new WaitingEvent(event, at, read);
+      packVote(this.pieces, postId, event, at, read, generation) ?? new WaitingEvent(event, at, read);
     if (entries === undefined) {
-      this.lists.set(postId, entry);
-      this.order.ids.push(postId);
+      this.lists.set(key, entry);
+      this.order.ids.push(key);
       this.order.firsts.push(entry);
     } else if (Array.isArray(entries)) entries.push(entry);
-    else this.lists.set(postId, [entries, entry]);
+    else this.lists.set(key, [entries, entry]);
     this.count++;
     this.evict(now);
   }
@@ -233,12 +238,13 @@ export class WaitingRoom {
 
   /** The events that waited for `postId`, which turned out to be tracked (none: none waited). */
   release(postId: string): StreamEvent[] {
-    const entries = this.lists.get(postId);
+    const key = postId;
+    const entries = this.lists.get(key);
     if (entries === undefined) return [];
-    this.lists.delete(postId);
+    this.lists.delete(key);
     this.count -= countOf(entries);
     if (!this.refillThrough) this.released.push({ postId, entries });
-    return listOf(entries).map((w) => (typeof w === 'string' ? unpackVote(this.shapes, postId, w) : w.event));
+    return listOf(entries).map((w) => (typeof w === 'string' ? unpackVote(this.pieces, postId, w) : w.event));
   }
 
   /** The engine stored everything the source passed so far: the events released into it are counted. */
@@ -266,10 +272,10 @@ export class WaitingRoom {
   rewind(): void {
     const released = this.released;
     this.released = [];
-    for (const { postId, entries } of released) {
+    for (const { postId: key, entries } of released) {
       // Back in the queue as the post's waiting list now begins, its first entry made anew: the queue's entry of the
       // list released, and of one it replaces, are passed over.
-      const now = this.lists.get(postId);
+      const now = this.lists.get(key);
       const back = now === undefined ? [...listOf(entries)] : [...listOf(entries), ...listOf(now)];
       const first = back[0] ?? '';
       this.generation = (this.generation + 1) >>> 0;
@@ -277,11 +283,11 @@ export class WaitingRoom {
         typeof first === 'string'
           ? withGeneration(first, this.generation)
           : new WaitingEvent(first.event, first.at, first.read);
-      this.lists.set(postId, back.length === 1 ? (back[0] ?? '') : back);
-      this.order.ids.push(postId);
+      this.lists.set(key, back.length === 1 ? (back[0] ?? '') : back);
+      this.order.ids.push(key);
       this.order.firsts.push(back[0] ?? '');
       this.count += countOf(entries);
-      this.outOfOrder.add(postId);
+      this.outOfOrder.add(key);
     }
     if (released.length) this.evict(this.now());
   }
