@@ -1,5 +1,6 @@
 import type { StreamEvent } from './stream-events';
 import { Pieces } from './stream-waiting-bytes';
+import { PostKeys } from './stream-waiting-keys';
 import {
   packedAt,
   packedRead,
@@ -61,7 +62,9 @@ const PASSED = '';
  * new process can read from there again to fill it (`refill`; issue 32).
  */
 export class WaitingRoom {
+  /** What waits, by post: the key of its id (stream-waiting-keys.ts), as are `order`'s and `outOfOrder`'s. */
   private readonly lists = new Map<string, Entries>();
+  private readonly keys = new PostKeys();
   private count = 0;
   /** The pieces of the ids and authors of the likes and reposts packed (stream-waiting-vote.ts). */
   private readonly pieces = new Pieces();
@@ -84,7 +87,7 @@ export class WaitingRoom {
    * failed), the source reads again from the stored cursor, which may lie past these events, so they go back to
    * wait for their post (`rewind`), which comes again.
    */
-  private released: Array<{ postId: string; entries: Entries }> = [];
+  private released: Array<{ key: string; entries: Entries }> = [];
   /**
    * Where the source reads (readingAt); a ReadPosition is made only once an event begins to wait (a packed like
    * keeps its numbers, not the object).
@@ -182,7 +185,7 @@ export class WaitingRoom {
     const age = this.refillThrough ? this.refillAge(read) : 0;
     if (age >= WAITING_TTL_MS) return; // read again by a refill, and it would have left the waiting room by now
     const at = now - age;
-    const key = postId;
+    const key = this.keys.keyOf(postId);
     if (read) {
       if (read.position < this.newestWaited) this.outOfOrder.add(key);
       else this.newestWaited = read.position;
@@ -238,12 +241,12 @@ export class WaitingRoom {
 
   /** The events that waited for `postId`, which turned out to be tracked (none: none waited). */
   release(postId: string): StreamEvent[] {
-    const key = postId;
+    const key = this.keys.keyOf(postId);
     const entries = this.lists.get(key);
     if (entries === undefined) return [];
     this.lists.delete(key);
     this.count -= countOf(entries);
-    if (!this.refillThrough) this.released.push({ postId, entries });
+    if (!this.refillThrough) this.released.push({ key, entries });
     return listOf(entries).map((w) => (typeof w === 'string' ? unpackVote(this.pieces, postId, w) : w.event));
   }
 
@@ -272,7 +275,7 @@ export class WaitingRoom {
   rewind(): void {
     const released = this.released;
     this.released = [];
-    for (const { postId: key, entries } of released) {
+    for (const { key, entries } of released) {
       // Back in the queue as the post's waiting list now begins, its first entry made anew: the queue's entry of the
       // list released, and of one it replaces, are passed over.
       const now = this.lists.get(key);
