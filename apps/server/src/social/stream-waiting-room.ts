@@ -1,4 +1,14 @@
 import type { StreamEvent } from './stream-events';
+import { Pieces } from './stream-waiting-bytes';
+import { PostKeys } from './stream-waiting-keys';
+import {
+  packedAt,
+  packedRead,
+  packVote,
+  unpackVote,
+  withGeneration,
+  type PackedVote,
+} from './stream-waiting-vote';
 
 /** Events waiting for a post the stream has not shown yet, at most this many (the oldest leave first)... */
 export const WAITING_LIMIT = 50_000;
@@ -14,66 +24,35 @@ export const WAITING_TTL_MS = 15 * 60_000;
  */
 export type ReadPosition = { position: number; time: string | null };
 
-/** What an entry of the queue behind its head holds: nothing (WaitingRoom.advance). */
-const PASSED: Waiting[] = [];
-
 /**
- * A like or repost waiting for its post, flat (issue 31): on the public network nearly every like names a post the
- * programme never sees, so a full room is ~50,000 of these. The event as the source made it (its subject a
- * reference of its own, its time a Date, ~0.8 KB with the room's share) is built again only when its post releases
- * it: its subject's id is the post the list waits for (`release`'s key), its time a number of ms.
+ * An event waiting for its post: a like or repost packed (stream-waiting-vote.ts: ~120 bytes where an object with
+ * its strings took ~650, issue 31), or any other event as it came, with since when it waits (this process's clock)
+ * and where the source read it (null: unknown).
  */
-class WaitingVote {
+type Waiting = PackedVote | WaitingEvent;
+
+class WaitingEvent {
   constructor(
-    readonly type: 'like' | 'repost',
-    readonly id: string,
-    readonly authorId: string,
-    readonly subjectAuthorId: string,
-    readonly createdAt: number,
-    /** The event's `cid`; undefined: the event had none. */
-    readonly cid: string | null | undefined,
+    readonly event: StreamEvent,
     readonly at: number,
     readonly read: ReadPosition | null,
   ) {}
-
-  /** The event again, as the source made it, for the post `postId` (its subject's id). */
-  event(postId: string): StreamEvent {
-    return {
-      type: this.type,
-      id: this.id,
-      authorId: this.authorId,
-      subject: { id: postId, authorId: this.subjectAuthorId },
-      createdAt: new Date(this.createdAt),
-      ...(this.cid !== undefined ? { cid: this.cid } : {}),
-    };
-  }
 }
 
 /**
- * An event waiting for its post: since when (this process's clock) and where the source read it (null: unknown). A
- * like or repost of that post is kept flat (WaitingVote); a reply or quote as it came.
+ * What waits for one post, in the order it began to wait: one entry as it is (most posts a like names get one, and
+ * an array for it took ~150 bytes more), or an array of two or more (never empty).
  */
-type Waiting = WaitingVote | { event: StreamEvent; at: number; read: ReadPosition | null };
+type Entries = Waiting | Waiting[];
 
-/** `event` waiting for the post `postId`, as the room keeps it. */
-function waiting(postId: string, event: StreamEvent, at: number, read: ReadPosition | null): Waiting {
-  if ((event.type === 'like' || event.type === 'repost') && event.subject.id === postId && !event.proof)
-    return new WaitingVote(
-      event.type,
-      event.id,
-      event.authorId,
-      event.subject.authorId,
-      event.createdAt.getTime(),
-      event.cid,
-      at,
-      read,
-    );
-  return { event, at, read };
-}
+const firstOf = (entries: Entries): Waiting => (Array.isArray(entries) ? (entries[0] ?? '') : entries);
+const countOf = (entries: Entries): number => (Array.isArray(entries) ? entries.length : 1);
+const listOf = (entries: Entries): Waiting[] => (Array.isArray(entries) ? entries : [entries]);
+const atOf = (w: Waiting): number => (typeof w === 'string' ? packedAt(w) : w.at);
+const readOf = (w: Waiting): ReadPosition | null => (typeof w === 'string' ? packedRead(w) : w.read);
 
-/** The waiting event as the source made it (for the post `postId`). */
-const eventOf = (postId: string, w: Waiting): StreamEvent =>
-  w instanceof WaitingVote ? w.event(postId) : w.event;
+/** What an entry of the queue behind its head holds: nothing (WaitingRoom.advance); no entry is an empty string. */
+const PASSED = '';
 
 /**
  * The interest's waiting room (stream-interest.ts): likes, reposts, replies and quotes of a post the stream has not
@@ -83,25 +62,36 @@ const eventOf = (postId: string, w: Waiting): StreamEvent =>
  * new process can read from there again to fill it (`refill`; issue 32).
  */
 export class WaitingRoom {
-  private readonly lists = new Map<string, Waiting[]>();
+  /** What waits, by post: the key of its id (stream-waiting-keys.ts), as are `order`'s and `outOfOrder`'s. */
+  private readonly lists = new Map<string, Entries>();
+  private readonly keys = new PostKeys();
   private count = 0;
+  /** The pieces of the ids and authors of the likes and reposts packed (stream-waiting-vote.ts). */
+  private readonly pieces = new Pieces();
+  /** How many lists began: each list's first entry carries the count then, so no two are the same (`order`). */
+  private generation = 0;
   /**
-   * The waiting posts in the order they began to wait, each with its list: the eviction reads this queue from its
-   * head. An entry whose post's list is no longer that one (released, or released and waited for again later in the
-   * queue) is passed over. (Not the Map's own order: iterating a Map from its start walks every entry deleted since
-   * V8 last rehashed it, so a full waiting room that churns paid for tens of thousands of dead entries on every like.)
-   * An entry the head passes is emptied at once (`advance`): the arrays are cut down only now and then, and until then
-   * the lists behind the head held up to WAITING_LIMIT evicted events more, some 1 KB each (issue 31).
+   * The waiting posts in the order they began to wait, each with the first entry of its list (a list of one is that
+   * entry, not an array, and may become one: its first entry stays, and tells it apart from any list the post had
+   * before or after): the eviction reads this queue from its head. An entry whose post's list no longer begins with
+   * that one (released, or released and waited for again later in the queue) is passed over. (Not the Map's own
+   * order: iterating a Map from its start walks every entry deleted since V8 last rehashed it, so a full waiting room
+   * that churns paid for tens of thousands of dead entries on every like.) An entry the head passes is emptied at
+   * once (`advance`): the arrays are cut down only now and then, and until then the lists behind the head held up to
+   * WAITING_LIMIT evicted events more (issue 31).
    */
-  private order: { ids: string[]; lists: Waiting[][]; head: number } = { ids: [], lists: [], head: 0 };
+  private order: { ids: string[]; firsts: Waiting[]; head: number } = { ids: [], firsts: [], head: 0 };
   /**
    * Events released from the waiting room since the engine last stored what the source passed
    * (`confirm`): they are in the source's batch under way. If that batch is lost (the connection or the database
    * failed), the source reads again from the stored cursor, which may lie past these events, so they go back to
    * wait for their post (`rewind`), which comes again.
    */
-  private released: Array<{ postId: string; list: Waiting[] }> = [];
-  /** Where the source reads (readingAt); a ReadPosition is made only once an event begins to wait (rare). */
+  private released: Array<{ key: string; entries: Entries }> = [];
+  /**
+   * Where the source reads (readingAt); a ReadPosition is made only once an event begins to wait (a packed like
+   * keeps its numbers, not the object).
+   */
   private reading: { position: number; time: string | null; made: ReadPosition | null } | null = null;
   /**
    * Posts whose waiting list may hold an event read before one that began to wait earlier in `order` (a rewind, a
@@ -163,22 +153,25 @@ export class WaitingRoom {
    */
   oldestWaiting(): ReadPosition | null {
     let oldest: ReadPosition | null = null;
-    const consider = (list: readonly Waiting[]) => {
-      for (const w of list) if (w.read && (!oldest || w.read.position < oldest.position)) oldest = w.read;
+    const consider = (entries: Entries) => {
+      for (const w of listOf(entries)) {
+        const read = readOf(w);
+        if (read && (!oldest || read.position < oldest.position)) oldest = read;
+      }
     };
     // The queue's first live list: every list begun in order after it was read after it (outOfOrder holds the rest).
     const order = this.order;
     while (order.head < order.ids.length) {
-      const list = this.lists.get(order.ids[order.head] ?? '');
-      if (list && list === order.lists[order.head]) {
-        consider(list);
+      const entries = this.lists.get(order.ids[order.head] ?? '');
+      if (entries !== undefined && firstOf(entries) === order.firsts[order.head]) {
+        consider(entries);
         break;
       }
       this.advance();
     }
     for (const id of this.outOfOrder) {
-      const list = this.lists.get(id);
-      if (list) consider(list);
+      const entries = this.lists.get(id);
+      if (entries !== undefined) consider(entries);
       else this.outOfOrder.delete(id);
     }
     return oldest;
@@ -192,19 +185,21 @@ export class WaitingRoom {
     const age = this.refillThrough ? this.refillAge(read) : 0;
     if (age >= WAITING_TTL_MS) return; // read again by a refill, and it would have left the waiting room by now
     const at = now - age;
+    const key = this.keys.keyOf(postId);
     if (read) {
-      if (read.position < this.newestWaited) this.outOfOrder.add(postId);
+      if (read.position < this.newestWaited) this.outOfOrder.add(key);
       else this.newestWaited = read.position;
     }
-    const entry = waiting(postId, event, at, read);
-    const list = this.lists.get(postId);
-    if (list) list.push(entry);
-    else {
-      const begun = [entry];
-      this.lists.set(postId, begun);
-      this.order.ids.push(postId);
-      this.order.lists.push(begun);
-    }
+    const entries = this.lists.get(key);
+    const generation = entries === undefined ? (this.generation = (this.generation + 1) >>> 0) : 0;
+    const entry =
+      packVote(this.pieces, postId, event, at, read, generation) ?? new WaitingEvent(event, at, read);
+    if (entries === undefined) {
+      this.lists.set(key, entry);
+      this.order.ids.push(key);
+      this.order.firsts.push(entry);
+    } else if (Array.isArray(entries)) entries.push(entry);
+    else this.lists.set(key, [entries, entry]);
     this.count++;
     this.evict(now);
   }
@@ -221,17 +216,18 @@ export class WaitingRoom {
     const order = this.order;
     while (order.head < order.ids.length) {
       const id = order.ids[order.head] ?? '';
-      const list = this.lists.get(id);
-      const current = list !== undefined && list === order.lists[order.head] ? list : undefined;
-      if (current && this.count <= WAITING_LIMIT && at - (current[0]?.at ?? at) < WAITING_TTL_MS) break;
+      const entries = this.lists.get(id);
+      const first = entries === undefined ? undefined : firstOf(entries);
+      const current = first !== undefined && first === order.firsts[order.head] ? first : undefined;
+      if (current !== undefined && this.count <= WAITING_LIMIT && at - atOf(current) < WAITING_TTL_MS) break;
       this.advance();
-      if (current) {
+      if (current !== undefined && entries !== undefined) {
         this.lists.delete(id);
-        this.count -= current.length;
+        this.count -= countOf(entries);
       }
     }
     if (order.head > 4096 && order.head * 2 > order.ids.length) {
-      this.order = { ids: order.ids.slice(order.head), lists: order.lists.slice(order.head), head: 0 };
+      this.order = { ids: order.ids.slice(order.head), firsts: order.firsts.slice(order.head), head: 0 };
     }
   }
 
@@ -239,18 +235,19 @@ export class WaitingRoom {
   private advance(): void {
     const order = this.order;
     order.ids[order.head] = '';
-    order.lists[order.head] = PASSED;
+    order.firsts[order.head] = PASSED;
     order.head++;
   }
 
   /** The events that waited for `postId`, which turned out to be tracked (none: none waited). */
   release(postId: string): StreamEvent[] {
-    const list = this.lists.get(postId);
-    if (!list) return [];
-    this.lists.delete(postId);
-    this.count -= list.length;
-    if (!this.refillThrough) this.released.push({ postId, list });
-    return list.map((w) => eventOf(postId, w));
+    const key = this.keys.keyOf(postId);
+    const entries = this.lists.get(key);
+    if (entries === undefined) return [];
+    this.lists.delete(key);
+    this.count -= countOf(entries);
+    if (!this.refillThrough) this.released.push({ key, entries });
+    return listOf(entries).map((w) => (typeof w === 'string' ? unpackVote(this.pieces, postId, w) : w.event));
   }
 
   /** The engine stored everything the source passed so far: the events released into it are counted. */
@@ -278,14 +275,22 @@ export class WaitingRoom {
   rewind(): void {
     const released = this.released;
     this.released = [];
-    for (const { postId, list } of released) {
-      // Back in the queue as the post's waiting list now begins (the entry of a list it replaces is passed over).
-      const back = [...list, ...(this.lists.get(postId) ?? [])];
-      this.lists.set(postId, back);
-      this.order.ids.push(postId);
-      this.order.lists.push(back);
-      this.count += list.length;
-      this.outOfOrder.add(postId);
+    for (const { key, entries } of released) {
+      // Back in the queue as the post's waiting list now begins, its first entry made anew: the queue's entry of the
+      // list released, and of one it replaces, are passed over.
+      const now = this.lists.get(key);
+      const back = now === undefined ? [...listOf(entries)] : [...listOf(entries), ...listOf(now)];
+      const first = back[0] ?? '';
+      this.generation = (this.generation + 1) >>> 0;
+      back[0] =
+        typeof first === 'string'
+          ? withGeneration(first, this.generation)
+          : new WaitingEvent(first.event, first.at, first.read);
+      this.lists.set(key, back.length === 1 ? (back[0] ?? '') : back);
+      this.order.ids.push(key);
+      this.order.firsts.push(back[0] ?? '');
+      this.count += countOf(entries);
+      this.outOfOrder.add(key);
     }
     if (released.length) this.evict(this.now());
   }
