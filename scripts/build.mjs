@@ -127,6 +127,12 @@ async function buildServer(outDir) {
     sourcemap: true,
     // Line mapping needs no copy of the sources: the process would hold them in its heap for good.
     sourcesContent: false,
+    // Whitespace and syntax minified (issue 33): V8 keeps every loaded script's source text in the heap for good
+    // (lazy compiling needs it), ~10 MB of an idle demo's before. Identifiers are not renamed: logs and errors name
+    // classes and functions (pino's `type`, avvio's plugins), and esbuild's keepNames would restore them with a
+    // defineProperty per function as each module loads (15 % of a restart's CPU, docs/benchmarks.md).
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
     // The npm packages are bundled too (issue 33): a start then reads and compiles a few files instead of ~600
     // modules resolved one by one in node_modules (~0.4 s of a restart). Kept out: what cannot be bundled.
