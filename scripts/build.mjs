@@ -96,6 +96,15 @@ function carryOverAssets(outDir) {
  */
 const unbundled = ['@electric-sql/pglite', 'koffi'];
 
+/**
+ * @atproto-labs/fetch-node (Bluesky's guarded fetch) imports undici 6, 7 and 8 and uses the one whose major is the
+ * running Node's own fetch's (process.versions.undici); the other two were ~2 MB of the bundle, evaluated as a
+ * Bluesky server starts. The build runs on the pinned Node that runs the server (package-lock.json, which the
+ * build's hash covers), so only that major is bundled; the others become a module whose Agent says so if made.
+ */
+const undiciMajor = Number(process.versions.undici.split('.')[0]);
+const unusedUndici = /^undici_v(\d+)$/;
+
 async function buildServer(outDir) {
   const { build } = await import('esbuild');
   const src = path.join(serverDir, 'src');
@@ -127,6 +136,12 @@ async function buildServer(outDir) {
     sourcemap: true,
     // Line mapping needs no copy of the sources: the process would hold them in its heap for good.
     sourcesContent: false,
+    // Whitespace and syntax minified (issue 33): V8 keeps every loaded script's source text in the heap for good
+    // (lazy compiling needs it), ~10 MB of an idle demo's before. Identifiers are not renamed: logs and errors name
+    // classes and functions (pino's `type`, avvio's plugins), and esbuild's keepNames would restore them with a
+    // defineProperty per function as each module loads (15 % of a restart's CPU, docs/benchmarks.md).
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
     // The npm packages are bundled too (issue 33): a start then reads and compiles a few files instead of ~600
     // modules resolved one by one in node_modules (~0.4 s of a restart). Kept out: what cannot be bundled.
@@ -134,6 +149,17 @@ async function buildServer(outDir) {
       {
         name: 'unbundled-packages',
         setup(pluginBuild) {
+          pluginBuild.onResolve({ filter: unusedUndici }, (args) =>
+            Number(unusedUndici.exec(args.path)?.[1]) === undiciMajor
+              ? undefined
+              : { path: args.path, namespace: 'unused-undici' },
+          );
+          pluginBuild.onLoad({ filter: /.*/, namespace: 'unused-undici' }, (args) => ({
+            contents: `export class Agent { constructor() { throw new Error(${JSON.stringify(
+              `${args.path} is not bundled: this build is for Node with undici ${undiciMajor} (scripts/build.mjs)`,
+            )}); } }`,
+            loader: 'js',
+          }));
           pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
             unbundled.some((name) => args.path === name || args.path.startsWith(`${name}/`))
               ? { path: args.path, external: true }
