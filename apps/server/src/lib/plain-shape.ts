@@ -6,7 +6,7 @@
  *
  * A check returns the first problem it finds or undefined. The problems are worded as zod v4 words them, in the order
  * it would report them (an object's fields in the shape's order; an array's length before its items), so a skipped
- * record is logged as it was when the shapes were zod schemas (integrations/bluesky/bluesky-events.test.ts compares
+ * record is logged as it was when the shapes were zod schemas (integrations/bluesky/bluesky-record-shape.test.ts compares
  * the two).
  */
 export type Shape<T> = ((value: unknown) => string | undefined) & { readonly __type?: T };
