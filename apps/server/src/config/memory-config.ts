@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PgliteMemory } from '../db/pglite-start-params';
 
 /** A PostgreSQL memory size: a whole number with kB, MB or GB (as postgresql.conf writes them). */
 const pgSize = z.string().regex(/^\d+(kB|MB|GB)$/, 'a size such as 16MB');
@@ -32,8 +33,6 @@ export const memoryEnvShape = {
   MEMORY_TRIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 };
 
-export type PgliteMemory = { sharedBuffers: string; maintenanceWorkMem: string; workMem: string };
-
 export function pgliteMemory(e: {
   PGLITE_SHARED_BUFFERS: string;
   PGLITE_MAINTENANCE_WORK_MEM: string;
@@ -46,18 +45,8 @@ export function pgliteMemory(e: {
   };
 }
 
-/** PGlite's start parameters: its own defaults, then ours (a later `-c` wins). */
-export function pgliteStartParams(defaults: readonly string[], memory: PgliteMemory): string[] {
-  return [
-    ...defaults,
-    '-c',
-    `shared_buffers=${memory.sharedBuffers}`,
-    '-c',
-    `maintenance_work_mem=${memory.maintenanceWorkMem}`,
-    '-c',
-    `work_mem=${memory.workMem}`,
-  ];
-}
+// The database thread (db/pglite-thread-entry.ts) needs these without this module's zod (issue 33).
+export { pgliteStartParams, type PgliteMemory } from '../db/pglite-start-params';
 
 /**
  * Whether the server runs the embedded database on a thread of its own (PGLITE_THREAD). `auto`: on Bluesky, where the

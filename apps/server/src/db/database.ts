@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Kysely, PGliteDialect, PostgresDialect, sql, type PGliteDialectConfig } from 'kysely';
 import type pg from 'pg';
-import { pgliteStartParams, type PgliteMemory } from '../config/memory-config';
+import { pgliteStartParams, type PgliteMemory } from './pglite-start-params';
 import { guardDiskSpace, type DiskSpaceGuardOptions } from './pglite-disk-guard';
 import { initPgliteDataDir } from './pglite-init';
 import { PgliteThread } from './pglite-thread';

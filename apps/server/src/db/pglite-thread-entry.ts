@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { pgliteStartParams } from '../config/memory-config';
+import { pgliteStartParams } from './pglite-start-params';
 import { initPgliteDataDir } from './pglite-init';
 import { toThreadError, type FromThread, type ThreadStart, type ToThread } from './pglite-thread-protocol';
 

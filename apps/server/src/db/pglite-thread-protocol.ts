@@ -1,4 +1,4 @@
-import type { PgliteMemory } from '../config/memory-config';
+import type { PgliteMemory } from './pglite-start-params';
 
 /**
  * The messages between the serving thread and the embedded database's own thread (pglite-thread.ts, its entry

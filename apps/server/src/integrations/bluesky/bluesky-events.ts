@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { array, check, looseObject, optional, refined, string } from '../../lib/plain-shape';
 import type { PostRef, StreamEvent } from '../../social/stream-source';
 import { claimedTime } from './bluesky-claimed-time';
 import { parsePostId, POST_COLLECTION } from './bluesky-ids';
@@ -21,33 +21,33 @@ export type CommitOp = {
   cid?: string;
 };
 
-const strongRef = z.object({ uri: z.string().max(8192) });
-const facetFeature = z.looseObject({
-  $type: z.string().optional(),
-  did: z.string().max(2048).optional(),
-  tag: z.string().max(640).optional(),
+// Plain shape checks, not zod: this runs in the stream's worker thread for every record on the network, and zod
+// would be compiled into that thread's heap for these few shapes alone (issue 33; lib/plain-shape.ts).
+const strongRef = looseObject({ uri: string(8192) });
+const facetFeature = looseObject({
+  $type: optional(string()),
+  did: optional(string(2048)),
+  tag: optional(string(640)),
 });
-const datetime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a datetime');
+const datetime = refined(string(), (s) => !Number.isNaN(Date.parse(s)), 'not a datetime');
 
 /** The parts of app.bsky.feed.post the programme reads; anything else in the record is ignored. */
-const postRecord = z.looseObject({
-  text: z.string().max(30_000),
+export const postRecord = looseObject({
+  text: string(30_000),
   createdAt: datetime,
-  facets: z
-    .array(z.looseObject({ features: z.array(facetFeature).max(100) }))
-    .max(1000)
-    .optional(),
-  tags: z.array(z.string().max(640)).max(8).optional(),
-  reply: z.looseObject({ parent: strongRef, root: strongRef }).optional(),
-  embed: z
-    .looseObject({
-      $type: z.string().optional(),
-      record: z.looseObject({ uri: z.string().optional(), record: strongRef.optional() }).optional(),
-    })
-    .optional(),
+  facets: optional(array(looseObject({ features: array(facetFeature, 100) }), 1000)),
+  tags: optional(array(string(640), 8)),
+  reply: optional(looseObject({ parent: strongRef, root: strongRef })),
+  embed: optional(
+    looseObject({
+      $type: optional(string()),
+      record: optional(looseObject({ uri: optional(string()), record: optional(strongRef) })),
+    }),
+  ),
 });
 
-const subjectRecord = z.looseObject({ subject: strongRef, createdAt: datetime });
+/** The parts of a like or a repost the programme reads. */
+export const subjectRecord = looseObject({ subject: strongRef, createdAt: datetime });
 
 /** A post's AT URI → its id and author, or null when it does not name a post. */
 function postRef(uri: string | undefined): PostRef | null {
@@ -84,10 +84,9 @@ export function toStreamEvent(op: CommitOp): StreamEvent | null {
   const id = ['at://', op.did, '/', op.collection, '/', op.rkey].join('');
   if (op.event === 'delete') return { type: 'delete', id, authorId: op.did };
   if (op.collection === POST_COLLECTION) {
-    const parsed = postRecord.safeParse(op.record);
-    if (!parsed.success)
-      throw new MalformedRecordError(`${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    const record = parsed.data;
+    const parsed = check(postRecord, op.record);
+    if (!parsed.ok) throw new MalformedRecordError(`${id}: ${parsed.problem}`);
+    const record = parsed.value;
     const tags = new Set(record.tags ?? []);
     const mentions = new Set<string>();
     for (const facet of record.facets ?? []) {
@@ -118,10 +117,9 @@ export function toStreamEvent(op: CommitOp): StreamEvent | null {
       ...(op.cid ? { cid: op.cid } : {}),
     };
   }
-  const parsed = subjectRecord.safeParse(op.record);
-  if (!parsed.success)
-    throw new MalformedRecordError(`${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  const subject = postRef(parsed.data.subject.uri);
+  const parsed = check(subjectRecord, op.record);
+  if (!parsed.ok) throw new MalformedRecordError(`${id}: ${parsed.problem}`);
+  const subject = postRef(parsed.value.subject.uri);
   if (!subject) return null; // a like of a feed generator or list, not of a post
   const commit = Date.parse(op.time);
   return {
@@ -132,7 +130,7 @@ export function toStreamEvent(op: CommitOp): StreamEvent | null {
     // The client's claimed time, never after the commit (now, were the commit's time unreadable) nor before 1970:
     // a client can date a like anything.
     createdAt: claimedTime(
-      Date.parse(parsed.data.createdAt),
+      Date.parse(parsed.value.createdAt),
       new Date(Number.isNaN(commit) ? Date.now() : commit),
     ),
     ...(op.cid ? { cid: op.cid } : {}),

@@ -7,6 +7,9 @@ import type { Database } from '../../db/schema';
 import type { OfficialHandleRule, PostQuery } from '../../social/social-network';
 import * as repo from './programme.repository';
 
+// The matcher lives apart, free of the rules' schema and the config: the stream's worker thread runs it (issue 33).
+export { matchesProgramme } from './programme-match';
+
 /** The rules file shipped with the server; the database is seeded from it once. */
 export const PROGRAMME_FILE = path.join(paths.repoRoot, 'apps/server/content/programme.json');
 
@@ -105,34 +108,4 @@ export function programmeQuery(rules: ProgrammeRules): PostQuery {
 /** The official accounts' own posts (their reposts and replies earn members Mana). */
 export function officialPostsQuery(rules: ProgrammeRules): PostQuery {
   return { type: 'postsOf', handles: rules.officialHandles };
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-
-/**
- * Whether a post's text matches the programme (a keyword or phrase as a run of tokens, a hashtag, or a mention
- * of an official account), case-insensitively. The search already filters; this guards against a network's
- * looser matching so only posts the rules name are tracked.
- */
-export function matchesProgramme(rules: ProgrammeRules, text: string): boolean {
-  const lower = text.toLowerCase();
-  const words = tokens(text);
-  const hasRun = (phrase: string) => {
-    const run = tokens(phrase);
-    if (run.length === 0) return false;
-    for (let i = 0; i + run.length <= words.length; i++) {
-      if (run.every((word, k) => words[i + k] === word)) return true;
-    }
-    return false;
-  };
-  const tagged = (mark: string, name: string) =>
-    new RegExp(`(^|[^\\p{L}\\p{N}_])${mark}${escapeRegExp(name.toLowerCase())}(?![\\p{L}\\p{N}_])`, 'u').test(
-      lower,
-    );
-  return (
-    rules.keywords.some(hasRun) ||
-    rules.hashtags.some((tag) => tagged('#', tag)) ||
-    rules.officialHandles.some((handle) => tagged('@', handle))
-  );
 }
