@@ -23,6 +23,17 @@ function workerEntry(): { url: URL; execArgv: string[] } {
 const CLOSE_MS = 2_000;
 
 /**
+ * The thread's V8 old generation at most this size (MB), for how eagerly V8 collects there rather than as a cap
+ * (as db/pglite-thread.ts does for the database's thread): V8 lets a heap grow past what its last full collection
+ * kept by a factor that falls with its limit, up to 4× under the default (4 GB here) and 1.3× at 256 MB. The thread
+ * keeps ~20 MB live (its code, the interest, a full waiting room of ~12 MB) and allocates fast (every frame is
+ * decoded here), so under the default its heap held several times that between collections (issue 31,
+ * docs/benchmarks.md). A live set that reached the limit would end the thread with an error: the read under way
+ * fails and the next starts a new thread from the stored cursor, as after any crash of it.
+ */
+export const STREAM_THREAD_OLD_GENERATION_MB = 256;
+
+/**
  * The serving thread's side of the stream's worker thread (bluesky-stream-serve.ts): it starts the thread with a
  * copy of the interest, tells it each change the engine makes, and turns its messages back into the source's
  * batches, skips and errors, in the order it read (the skips come with the batch or error after them). A batch is acknowledged when the engine asks for the next (it
@@ -98,7 +109,11 @@ export class StreamThread {
     if (!plain) throw new Error('the interest cannot be read in a worker thread (its namer has no terms)');
     const entry = workerEntry();
     const data: WorkerStart = { interest: plain, maxFrameBytes: this.maxFrameBytes };
-    const worker = new Worker(entry.url, { workerData: data, execArgv: entry.execArgv });
+    const worker = new Worker(entry.url, {
+      workerData: data,
+      execArgv: entry.execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: STREAM_THREAD_OLD_GENERATION_MB },
+    });
     // The server's lifecycle ends the process; the thread never holds it open.
     worker.unref();
     this.worker = worker;
