@@ -29,6 +29,10 @@ describe("the server's bundle (scripts/build.mjs)", () => {
     }
   });
 
+  it('is ASCII only: Node keeps a source with any other character as two bytes a character', () => {
+    for (const [name, text] of files) expect(text.match(/[^\0-\x7f]/)?.[0], name).toBeUndefined();
+  });
+
   it('keeps the names of classes and functions (logs and errors name them)', () => {
     const all = [...files.values()].join('\n');
     expect(all).toMatch(/\bStoredReads\s*=\s*class\b|class StoredReads\b/);
