@@ -4,7 +4,9 @@
 // (lib/start-rounds.ts), the reads as a fraction of the bare one's rate with and without a browser's
 // Accept-Encoding (lib/interleaved.ts), resident memory at idle and after 200 and then 1,000 connections, and the server's own
 // event-loop delay while its jobs run. Every ratio is printed with the seconds or rates it was made of.
+import { fork } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { interleaved } from './lib/interleaved';
@@ -26,6 +28,7 @@ const parts = new Set((process.env.BENCH_USER_PARTS ?? 'starts,reads,heavy').spl
 /** Ports of this section (3150-3169 are kept for it; never the 3000 a developer's own server may use). */
 const APP_PORT = Number(process.env.BENCH_USER_PORT ?? 3151);
 const BARE_PORT = APP_PORT + 1;
+const COPY_PORT = APP_PORT + 2;
 const BROWSER: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const MB = 1024 * 1024;
 
@@ -131,6 +134,68 @@ export async function asUsersGetIt(): Promise<void> {
   }
 }
 
+type Recorded = { url: string; encoding: string; status: number; head: string[]; body: string };
+
+/** The app's answer to `url` as it sent it (not decompressed), without the headers Node adds itself. */
+function recordAnswer(origin: string, url: string, encoding: string): Promise<Recorded> {
+  return new Promise((resolve, reject) => {
+    const headers = encoding ? BROWSER : {};
+    http
+      .get(`${origin}${url}`, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const head: string[] = [];
+          const raw = response.rawHeaders;
+          for (let i = 0; i < raw.length; i += 2) {
+            const name = raw[i] ?? '';
+            if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name.toLowerCase()))
+              head.push(name, raw[i + 1] ?? '');
+          }
+          resolve({
+            url,
+            encoding,
+            status: response.statusCode ?? 0,
+            head,
+            body: Buffer.concat(chunks).toString('base64'),
+          });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * The second yardstick (lib/copy-server.mjs): a plain node:http server in its own process that sends the app's
+ * recorded answers to `urls`, byte for byte, in both encodings.
+ */
+async function startCopyServer(origin: string, urls: readonly string[]) {
+  const recorded: Recorded[] = [];
+  for (const url of urls)
+    for (const encoding of ['', 'br']) recorded.push(await recordAnswer(origin, url, encoding));
+  const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'mb-copy-')), 'answers.json');
+  await fs.writeFile(file, JSON.stringify(recorded));
+  const child = fork(path.join(import.meta.dirname, 'lib/copy-server.mjs'), [], {
+    env: { ...process.env, PORT: String(COPY_PORT), ANSWERS: file },
+    stdio: 'ignore',
+    execArgv: [],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the copy server exited (${code})`)));
+  });
+  return {
+    origin: `http://127.0.0.1:${COPY_PORT}`,
+    pid: child.pid ?? 0,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await fs.rm(path.dirname(file), { recursive: true, force: true });
+    },
+  };
+}
+
 async function reads(
   origin: string,
   bareUrl: string,
@@ -152,6 +217,24 @@ async function reads(
       `${rounds} rounds of ${seconds} s, ratio = subject ÷ mean of the bare rounds around it, medians ` +
       `(both sent the same headers; the bare process compresses nothing):`,
   );
+  // The reads whose goal is 0.8× are also sent, byte for byte, by a plain node:http server (lib/copy-server.mjs).
+  const copied = rows.map(([, url]) => url).filter((url) => url !== '/healthz' && !url.includes('search'));
+  const copy = await startCopyServer(origin, copied);
+  try {
+    await readRows(rows, origin, bareUrl, copied, copy, pids);
+  } finally {
+    await copy.stop();
+  }
+}
+
+async function readRows(
+  rows: ReadonlyArray<[string, string]>,
+  origin: string,
+  bareUrl: string,
+  copied: readonly string[],
+  copy: { origin: string; pid: number },
+  pids?: { target: number; bare: number },
+): Promise<void> {
   for (const [label, url] of rows) {
     for (const [encoding, headers] of [
       ['no Accept-Encoding', {}],
@@ -171,6 +254,20 @@ async function reads(
       console.log(
         `    ${label}, ${encoding}: ${fmt(r.ratio)}× bare [goal ${goal}] ` +
           `(app ${fmt(r.targetRps, 0)} req/s, bare ${fmt(r.bareRps, 0)} req/s; app p50 ${r.targetP50} ms, p99 ${r.targetP99} ms${cpu})`,
+      );
+      if (!copied.includes(url)) continue;
+      const c = await interleaved(`${copy.origin}${url}`, bareUrl, {
+        rounds,
+        seconds,
+        headers,
+        ...(pids ? { pids: { target: copy.pid, bare: pids.bare } } : {}),
+      });
+      console.log(
+        `      the same bytes from a plain node:http server (lib/copy-server.mjs, the second yardstick): ` +
+          `${fmt(c.ratio)}× bare (${fmt(c.targetRps, 0)} req/s, bare ${fmt(c.bareRps, 0)} req/s` +
+          (c.cpu ? `; CPU per request ${fmt(c.cpu.targetMicros, 1)} µs, bare ÷ it ${fmt(c.cpu.ratio)}` : '') +
+          `); the app ÷ it: ${fmt(r.ratio / c.ratio)} by rate` +
+          (c.cpu && r.cpu ? `, ${fmt(c.cpu.targetMicros / r.cpu.targetMicros)} by CPU per request` : ''),
       );
     }
   }

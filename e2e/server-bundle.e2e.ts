@@ -40,7 +40,7 @@ describe("the server's bundle (scripts/build.mjs)", () => {
   });
 
   it('holds only the undici of the Node it runs on; the other majors @atproto-labs/fetch-node names are stubs', () => {
-    const major = Number(process.versions.undici.split('.')[0]);
+    const major = Number((process.versions.undici ?? '').split('.')[0]);
     const all = [...files.values()].join('\n');
     for (const other of [6, 7, 8].filter((m) => m !== major)) {
       expect(all).toContain(`undici_v${other} is not bundled`);

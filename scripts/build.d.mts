@@ -1,0 +1,5 @@
+// Types of build.mjs for the TypeScript that uses it (the server-bundle e2e test).
+export const repoRoot: string;
+export const serverDir: string;
+export const commands: string[];
+export function buildIfNeeded(names: string[], log?: (line: string) => void): Promise<string[]>;
