@@ -2,6 +2,7 @@
  * Bytes in a string, for the waiting room's packed entries (stream-waiting-vote.ts, stream-waiting-keys.ts): each
  * byte is a char 0-255, so a string of them stays one byte a char in V8, with 16 bytes of header and no pointers.
  */
+import { BASE32, base32 } from '../lib/base32';
 
 /**
  * Pieces of text many entries share (an id's prefix, a DID's method), kept once and named by their index in a byte:
@@ -74,7 +75,6 @@ export function numberAt(s: string, at: number, short: boolean): number {
 
 export const uint16At = (s: string, at: number): number => s.charCodeAt(at) | (s.charCodeAt(at + 1) << 8);
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const BASE32_VALUE = new Int8Array(128).fill(-1);
 for (let v = 0; v < 32; v++) BASE32_VALUE[BASE32.charCodeAt(v)] = v;
 
@@ -152,19 +152,10 @@ export function pushBase32(codes: number[], text: string): number {
   return count;
 }
 
-/** `b` and the base32 of `count` bytes of `s` from `at`. */
+/** `b` and the base32 of `count` bytes of `s` from `at` (a released like's CID: rare, so a copy of its bytes). */
 export function base32At(s: string, at: number, count: number): string {
-  const codes = [98];
-  let buffer = 0;
-  let bits = 0;
-  for (let i = at; i < at + count; i++) {
-    buffer = ((buffer << 8) | s.charCodeAt(i)) & 0xfff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      codes.push(BASE32.charCodeAt((buffer >>> bits) & 31));
-    }
-  }
-  if (bits > 0) codes.push(BASE32.charCodeAt((buffer << (5 - bits)) & 31));
-  return String.fromCharCode(...codes);
+  return base32(
+    'b',
+    Uint8Array.from({ length: count }, (_, i) => s.charCodeAt(at + i)),
+  );
 }

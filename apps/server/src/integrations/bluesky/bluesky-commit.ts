@@ -4,6 +4,7 @@ import type { StreamInterest } from '../../social/stream-interest';
 import type { StreamEvent } from '../../social/stream-source';
 import type { CarBlocks, CidBytes } from './bluesky-car';
 import { MalformedRecordError, STREAM_COLLECTIONS, toStreamEvent } from './bluesky-events';
+import { base32 } from '../../lib/base32';
 
 /** A commit's op as the frame carries it: what changed at which path, and the new record's CID. */
 type Op = { action?: unknown; path?: unknown; cid?: { $bytes?: Uint8Array; bytes?: Uint8Array } | null };
@@ -53,25 +54,6 @@ export function cidText(bytes: CidBytes): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** `prefix` and RFC 4648 base32 of `bytes` (lower case, unpadded), as the multibase `b` writes it. */
-function base32(prefix: string, bytes: Uint8Array): string {
-  const codes = [prefix.charCodeAt(0)];
-  let buffer = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    buffer = ((buffer << 8) | byte) & 0xfff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      codes.push(BASE32.charCodeAt((buffer >>> bits) & 31));
-    }
-  }
-  if (bits > 0) codes.push(BASE32.charCodeAt((buffer << (5 - bits)) & 31));
-  return String.fromCharCode(...codes);
 }
 
 /**
