@@ -1,4 +1,5 @@
 import type { StreamEvent } from './stream-events';
+import type { ReadPosition } from './stream-read-position';
 import { Pieces } from './stream-waiting-bytes';
 import { PostKeys } from './stream-waiting-keys';
 import {
@@ -18,11 +19,7 @@ export const WAITING_LIMIT = 50_000;
  */
 export const WAITING_TTL_MS = 15 * 60_000;
 
-/**
- * Where a source reads, as the interest records it with each event that begins to wait: the frame's `position`, a
- * number that grows along the stream (Bluesky: its seq), and the network's `time` of it (ISO 8601; null if unknown).
- */
-export type ReadPosition = { position: number; time: string | null };
+export type { ReadPosition } from './stream-read-position';
 
 /**
  * An event waiting for its post: a like or repost packed (stream-waiting-vote.ts: ~120 bytes where an object with

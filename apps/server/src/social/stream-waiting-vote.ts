@@ -13,7 +13,7 @@ import {
   text5Bytes,
   uint16At,
 } from './stream-waiting-bytes';
-import type { ReadPosition } from './stream-waiting-room';
+import type { ReadPosition } from './stream-read-position';
 
 /**
  * A like or repost waiting for its post, as one flat string of bytes (issue 31). On the public network nearly every
