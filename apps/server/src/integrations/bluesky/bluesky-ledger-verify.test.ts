@@ -10,7 +10,7 @@ import { STREAM_JOB } from '../../modules/mana/stream-ingest.service';
 import { BLUESKY_JOBS } from '../../composition/bluesky-streaming';
 import { atprotoNetworkSkipReason } from '../../test/atproto-network';
 import { startBlueskyWorld, type BlueskyWorld, type Did } from '../../test/bluesky-world';
-import { freePort } from '../../test/free-port';
+import { reservePort } from '../../test/free-port';
 import { testDatabaseKinds } from '../../test/test-database';
 import { BlueskyLedgerPublisher } from './bluesky-ledger-publisher';
 
@@ -31,7 +31,7 @@ describe.skipIf(reason).each(testDatabaseKinds())(
     let week: string;
 
     beforeAll(async () => {
-      const port = await freePort();
+      const { port, release } = await reservePort();
       origin = `http://127.0.0.1:${port}`;
       // The app knows where it is served (PUBLIC_ORIGIN): the index's URLs and the published post's link agree.
       w = await startBlueskyWorld(
@@ -44,6 +44,8 @@ describe.skipIf(reason).each(testDatabaseKinds())(
         },
       );
       await saveCursor(w.database.db, STREAM_JOB, { seq: await w.head() }, new Date(w.clock.now()));
+      // Held until now: the world's start makes many connections, each on an ephemeral port.
+      await release();
       await w.app.listen({ port, host: '127.0.0.1' });
       // The worker as the Bluesky runtime makes it: the ledger job closes weeks and publishes from the app account.
       worker = new Worker(
