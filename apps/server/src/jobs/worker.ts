@@ -3,7 +3,7 @@ import { recordRun } from '../modules/mana/ingest-state.repository';
 import type { JobContext, JobName, JobOutcome } from './job';
 import { Leadership } from './leader';
 import { obeyRunRequests, workerPaused } from './worker-control';
-import { defaultSchedule } from './worker-schedule';
+import { defaultSchedule, UTC_SCHEDULE } from './worker-schedule';
 import { jobs, type WorkerOptions } from './worker-registry';
 
 export { defaultSchedule } from './worker-schedule';
@@ -79,7 +79,7 @@ export class Worker {
         if (!pattern) continue;
         const timing = interval ? { interval } : {};
         this.crons.push(
-          new Cron(pattern, { name: `mana-${name}`, protect: true, timezone: 'UTC', ...timing }, async () => {
+          new Cron(pattern, { name: `mana-${name}`, protect: true, ...UTC_SCHEDULE, ...timing }, async () => {
             // Paused by the operator (stored, so any process may pause it): skip this run, look again next time.
             if (await workerPaused(this.context.db, this.context.log)) return;
             await this.runJob(name);

@@ -8,6 +8,7 @@ import {
 } from '../../social/ledger-publishing';
 import { POST_COLLECTION, postUrl } from './bluesky-ids';
 import { fullOfficialHandle, OFFICIAL_HANDLE_DOMAIN } from './bluesky-reading';
+import { graphemeCount } from '../../lib/text-measure';
 
 /** A call to the account's PDS that did not answer in time; its message says which call and how long. */
 export class PublishTimeoutError extends Error {
@@ -31,8 +32,6 @@ const SCAN_PAGES = 5;
  * the worker's ledger job.
  */
 export const PUBLISH_CALL_TIMEOUT_MS = 20_000;
-
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
  * Publishes a ledger's hash on Bluesky from the programme's app account (BLUESKY_APP_HANDLE / _PASSWORD, sealed:
@@ -85,7 +84,7 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
   }
 
   async publishLedger(publication: LedgerPublication): Promise<PublishedPost> {
-    const length = [...graphemes.segment(publication.text)].length;
+    const length = graphemeCount(publication.text);
     if (length > POST_GRAPHEMES)
       throw new PublicationRefusedError(
         `the text is ${length} graphemes; a Bluesky post holds ${POST_GRAPHEMES} (a shorter PUBLIC_ORIGIN helps)`,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { JobLog } from '../../lib/job-types';
+import { enUsNumber } from '../../lib/text-measure';
 import type { LedgerPublishing } from '../../social/ledger-publishing';
 import { activeRules } from '../programme/programme.service';
 import * as store from './ledger-store.repository';
@@ -9,8 +10,6 @@ import { editionUrl } from './ledger.service';
 /** The first retry after a failed attempt; each next one waits twice as long, up to MAX_BACKOFF_MS. */
 const FIRST_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 6 * 3_600_000;
-
-const number = new Intl.NumberFormat('en-US');
 
 /**
  * The post that publishes an edition's hash (docs/ledger-format.md): the ISO week, the board's size, the
@@ -23,9 +22,9 @@ export function publicationText(
   const [year, week] = edition.week.split('-W');
   const link = editionUrl(publicOrigin, edition.week, edition.edition);
   const correction = edition.edition > 1 ? ` (correction, edition ${edition.edition})` : '';
-  const who = `${number.format(edition.members)} ${edition.members === 1 ? 'member' : 'members'}`;
+  const who = `${enUsNumber(edition.members)} ${edition.members === 1 ? 'member' : 'members'}`;
   return {
-    text: `Week ${Number(week)} of ${year}${correction}: ${who} earned ${number.format(edition.mana)} Mana. Ledger: ${link} ${edition.sha256}`,
+    text: `Week ${Number(week)} of ${year}${correction}: ${who} earned ${enUsNumber(edition.mana)} Mana. Ledger: ${link} ${edition.sha256}`,
     link,
   };
 }
