@@ -1,7 +1,8 @@
 import type { World } from '@manaboard/x-sim';
 import { systemClock } from '../integrations/x/clock';
 import { createXClient } from '../integrations/x/x-client';
-import type { XEndpoint } from '../integrations/x/x-http';
+import type { XEndpoint, XFetch } from '../integrations/x/x-http';
+import { loopbackFetch } from '../integrations/x/loopback-fetch';
 import { demoClock, followWallClock, replayDemoHistory } from '../integrations/x/demo-feed';
 import type { JobName } from '../jobs/job';
 import { Worker } from '../jobs/worker';
@@ -34,15 +35,13 @@ const watchedEndpoints: XEndpoint[] = [
 ];
 
 /**
- * The demo's calls to the simulated X this same process serves, over loopback: asked for uncompressed answers, so
- * the server does not gzip what its own client then gunzips (issue 33: ~5% of the replay's CPU went to zlib). The
- * calls are otherwise as sent to X (same URLs, token, accept header, rate-limit accounting).
+ * The demo's calls to the simulated X this same process serves, over loopback (loopback-fetch.ts: `node:http`, not
+ * undici): asked for uncompressed answers, so the server does not gzip what its own client then gunzips (issue 33:
+ * ~5% of the replay's CPU went to zlib). The calls are otherwise as sent to X (same URLs, token, accept header,
+ * rate-limit accounting).
  */
-const uncompressedFetch: typeof fetch = (input, init) =>
-  fetch(input, {
-    ...init,
-    headers: { ...(init?.headers as Record<string, string> | undefined), 'accept-encoding': 'identity' },
-  });
+const uncompressedFetch: XFetch = (url, init) =>
+  loopbackFetch(url, { ...init, headers: { ...init.headers, 'accept-encoding': 'identity' } });
 
 /**
  * The worker as the process runs it: its own X client (the app's bearer token), the jobs, and, for the demo,

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema';
 import { systemClock, type Clock } from './clock';
 import { XApi } from './x-api';
 import { XBudget } from './x-budget';
-import { XHttp, type CallRecord } from './x-http';
+import { XHttp, type CallRecord, type XFetch } from './x-http';
 import { XLinking } from './x-linking';
 import { XOAuth } from './x-oauth';
 import { XSocialNetwork } from './x-adapter';
@@ -30,7 +30,7 @@ export function createXClient(
   db: Kysely<Database>,
   options: {
     clock?: Clock;
-    fetch?: typeof fetch;
+    fetch?: XFetch;
     random?: () => number;
     /** Told of every answered call (the process's metrics). */
     onCall?: (record: CallRecord) => void;

@@ -31,7 +31,26 @@ export type XHttpOptions = {
   /** Called after each answered call. */
   afterCall?: (record: CallRecord) => Promise<void>;
   random?: () => number;
-  fetch?: typeof fetch;
+  fetch?: XFetch;
+};
+
+/**
+ * What the client needs of `fetch`: a GET with headers and a time-out, and of its answer the status, the headers
+ * and the body's text. The global `fetch` is one; the demo's calls to its own simulated X use another
+ * (integrations/x/loopback-fetch.ts).
+ */
+export type XFetch = (
+  url: URL,
+  init: { headers: Record<string, string>; signal: AbortSignal },
+) => Promise<XAnswer>;
+
+/** The parts of a fetch answer the client reads. */
+export type XAnswer = {
+  status: number;
+  ok: boolean;
+  statusText: string;
+  headers: { get(name: string): string | null; has(name: string): boolean };
+  text(): Promise<string>;
 };
 
 const BACKOFF_BASE_MS = 500;
@@ -86,7 +105,7 @@ export class XHttp {
     for (;;) {
       await this.waitForWindow(windowKey);
       await this.options.beforeCall?.(endpoint);
-      let response: Response;
+      let response: XAnswer;
       let text: string;
       try {
         // The time-out covers the whole answer, body included: a connection lost halfway through the body is
@@ -165,7 +184,7 @@ export class XHttp {
     this.windows.delete(key);
   }
 
-  private recordWindow(key: string, headers: Headers): void {
+  private recordWindow(key: string, headers: XAnswer['headers']): void {
     const limit = Number(headers.get('x-rate-limit-limit'));
     const remaining = Number(headers.get('x-rate-limit-remaining'));
     const reset = Number(headers.get('x-rate-limit-reset'));
