@@ -1,7 +1,13 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildIfNeeded, serverDir } from '../scripts/build.mjs';
+import { childProcessEnv } from '../apps/server/src/config/child-env';
+import { reservePort } from '../apps/server/src/test/free-port';
+import { migratedPgliteDataDir } from '../apps/server/src/test/pglite-template';
+import { buildIfNeeded, repoRoot, serverDir } from '../scripts/build.mjs';
 
 /** The built server's JavaScript files (what `npm start` runs), by name. */
 function bundle(): Map<string, string> {
@@ -50,4 +56,71 @@ describe("the server's bundle (scripts/build.mjs)", () => {
     // numbers names that several packages share).
     expect(all.match(/\bAgent\d*=class extends DispatcherBase\b/g) ?? []).toHaveLength(1);
   });
+
+  it("imports Node's built-in modules through require, never through their ES module facade", () => {
+    // The facade reads every export, lazy ones too: `import http from 'node:http'` loaded undici (issue 33).
+    for (const [name, text] of files) {
+      const imported = [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([a-z_:/]+)["']/g)]
+        .map((match) => match[1] ?? '')
+        .filter((specifier) => specifier.startsWith('node:') || builtinModules.includes(specifier));
+      // The banner's two (a `require` and `__filename` for the bundled CommonJS packages) read no lazy export.
+      expect(new Set(imported), name).toEqual(new Set(['node:module', 'node:url']));
+    }
+  });
+
+  it('serves the demo without loading undici, http2 or web streams (fastify and @fastify/compress, changed)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-bundle-'));
+    fs.cpSync(await migratedPgliteDataDir(), path.join(dataDir, 'pglite'), { recursive: true });
+    const record = path.join(dataDir, 'builtins.txt');
+    const { port, release } = await reservePort();
+    const origin = `http://127.0.0.1:${port}`;
+    await release();
+    let output = '';
+    const child = spawn(
+      process.execPath,
+      ['--import', path.join(repoRoot, 'e2e/support/record-builtins.mjs'), 'scripts/run.mjs', 'main'],
+      {
+        cwd: repoRoot,
+        env: childProcessEnv({
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_ORIGIN: origin,
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          LOG_LEVEL: 'info',
+          RECORD_BUILTINS_FILE: record,
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      // The demo's replay calls the simulated X and the jobs run: then a page, and an answer compressed per request.
+      const deadline = Date.now() + 120_000;
+      while (!output.includes('worker: leader, jobs scheduled')) {
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`the server did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const page = await fetch(`${origin}/`);
+      expect(page.status).toBe(200);
+      const announcements = await fetch(`${origin}/api/public/announcements?page=1&limit=50`, {
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(announcements.status).toBe(200);
+      expect(announcements.headers.get('content-encoding')).toBe('br');
+      expect(await announcements.json()).toMatchObject({ success: true });
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const loaded = fs.readFileSync(record, 'utf8').split('\n');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    expect(loaded).toContain('http');
+    expect(loaded).toContain('zlib');
+    for (const unused of ['internal/deps/undici/undici', 'http2', 'internal/webstreams/readablestream'])
+      expect(loaded, unused).not.toContain(unused);
+  }, 180_000);
 });

@@ -3,6 +3,7 @@
 // `server` builds one of them. See build-lib.mjs for how a build is switched in.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { currentBuild, ensureBuild, hashSources, isBuilt } from './build-lib.mjs';
@@ -105,16 +106,18 @@ const unbundled = ['@electric-sql/pglite', 'koffi'];
 const undiciMajor = Number(process.versions.undici.split('.')[0]);
 
 /**
- * A bundled package's JavaScript with every character past ASCII written as its `\\u` escape. esbuild escapes them in
- * strings, templates and names itself (its ASCII charset) but leaves a regular expression's as they are, and Node
- * keeps a source that is not all ASCII as two bytes a character: one en dash in @atproto/api's mute words doubled
- * the heap that its 1.8 MB chunk's source takes. An escape means the same character in a regular expression (a
- * surrogate pair's two escapes too), a string or a name, and nothing in a comment; only the columns of that line
- * in the source map move.
+ * A bundled package's JavaScript with its changes made (`patches`, below) and every character past ASCII written
+ * as its `\\u` escape. esbuild escapes them in strings, templates and names itself (its ASCII charset) but leaves a
+ * regular expression's as they are, and Node keeps a source that is not all ASCII as two bytes a character: one en
+ * dash in @atproto/api's mute words doubled the heap that its 1.8 MB chunk's source takes. An escape means the same
+ * character in a regular expression (a surrogate pair's two escapes too), a string or a name, and nothing in a
+ * comment; only the columns of that line in the source map move.
  */
 function asciiSource(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  if (!/[^\0-\x7f]/.test(text)) return undefined;
+  const patched = patchedSource(file);
+  const text = patched ?? fs.readFileSync(file, 'utf8');
+  if (!/[^\0-\x7f]/.test(text))
+    return patched === undefined ? undefined : { contents: patched, loader: 'js' };
   return {
     // An odd run of backslashes before it escaped the character itself (`\\–` is `–`): its escape replaces both.
     contents: text.replace(/(\\*)([^\0-\x7f])/g, (_, slashes, c) => {
@@ -125,6 +128,64 @@ function asciiSource(file) {
   };
 }
 const unusedUndici = /^undici_v(\d+)$/;
+
+/**
+ * Two packages that load a heavy built-in module on every server when only an option or a rare payload needs it,
+ * changed in the bundle (issue 33, docs/benchmarks.md). Each change names the exact text it replaces, and the build
+ * fails if the text is not there (a new version of the package), so no change is dropped without a word.
+ *
+ * - fastify's server requires `node:https` and `node:http2` as it loads, for its `https` and `http2` options, which
+ *   the server does not use: they load on first use instead (a bare process held 7 MB more resident with http2).
+ * - @fastify/compress asks of every answer whether it is a `fetch` Response or a web stream (`instanceof`), and the
+ *   first read of the global `Response` loads undici (10 MB more resident and 1.9 MB more heap in a bare process).
+ *   Both classes name themselves (`Symbol.toStringTag`), so only an object that says it is one is checked further.
+ */
+const patches = {
+  'fastify/lib/server.js': [
+    [
+      "const https = require('node:https')\nconst http2 = require('node:http2')\n",
+      'const onFirstUse = (load) => { let loaded; return new Proxy({}, { get: (_, key) => (loaded ??= load())[key] }) }\n' +
+        "const https = onFirstUse(() => require('node:https'))\nconst http2 = onFirstUse(() => require('node:http2'))\n",
+    ],
+  ],
+  '@fastify/compress/lib/utils.js': [
+    [
+      'return obj instanceof ReadableStream',
+      "return Object.prototype.toString.call(obj) === '[object ReadableStream]' && obj instanceof ReadableStream",
+    ],
+    [
+      'return obj instanceof Response',
+      "return Object.prototype.toString.call(obj) === '[object Response]' && obj instanceof Response",
+    ],
+  ],
+};
+
+/** A bundled package's source with its changes (`patches`) made; undefined when it has none. */
+function patchedSource(file) {
+  const name = Object.keys(patches).find((key) => file.endsWith(`${path.sep}node_modules${path.sep}${key}`));
+  if (!name) return undefined;
+  let text = fs.readFileSync(file, 'utf8');
+  for (const [from, to] of patches[name]) {
+    if (!text.includes(from))
+      throw new Error(`scripts/build.mjs: ${name} no longer has ${JSON.stringify(from)}`);
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
+/**
+ * Node's built-in modules, as CommonJS (`require`) wherever the bundle imports one. An ES module's import of a
+ * built-in goes through the module's ESM facade, which reads every export once, lazy getters included: importing
+ * `node:http` that way loads undici for `http.WebSocket` (and with it crypto, tls, http2, assert, …: 75 modules);
+ * `node:fs` loads readline and the REPL's history for `fs.promises`' streams, `node:util` streams and workers. A bare
+ * process that imported `node:http` held 13 MB more resident and 2.3 MB more heap than one that required it (issue
+ * 33, docs/benchmarks.md). Through `require` an export is read only where the code uses it.
+ */
+const builtins = new Set(module.builtinModules);
+const builtinOf = (specifier) => {
+  const name = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  return builtins.has(name) || specifier.startsWith('node:') ? `node:${name}` : undefined;
+};
 
 async function buildServer(outDir) {
   const { build } = await import('esbuild');
@@ -186,6 +247,16 @@ async function buildServer(outDir) {
             contents: `export class Agent { constructor() { throw new Error(${JSON.stringify(
               `${args.path} is not bundled: this build is for Node with undici ${undiciMajor} (scripts/build.mjs)`,
             )}); } }`,
+            loader: 'js',
+          }));
+          pluginBuild.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+            const builtin = builtinOf(args.path);
+            return builtin && (args.kind === 'import-statement' || args.kind === 'dynamic-import')
+              ? { path: builtin, namespace: 'builtin-as-require' }
+              : undefined;
+          });
+          pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => ({
+            contents: `module.exports = require(${JSON.stringify(args.path)});`,
             loader: 'js',
           }));
           pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
