@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, SourceMap, type SourceMapPayload } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -123,4 +123,28 @@ describe("the server's bundle (scripts/build.mjs)", () => {
     for (const unused of ['internal/deps/undici/undici', 'http2', 'internal/webstreams/readablestream'])
       expect(loaded, unused).not.toContain(unused);
   }, 180_000);
+
+  it("maps the server's own code to its sources and a package's code to nothing; the whole map is kept beside", () => {
+    const [name, text] = [...files].find(([file]) => file.startsWith('serve-')) ?? [];
+    if (!name || !text) throw new Error('no serve chunk');
+    const dist = path.join(serverDir, 'dist');
+    const map = JSON.parse(fs.readFileSync(path.join(dist, `${name}.map`), 'utf8')) as SourceMapPayload;
+    expect(map.sources.filter((source) => source.includes('node_modules') || source.includes(':'))).toEqual(
+      [],
+    );
+    const full = JSON.parse(fs.readFileSync(path.join(dist, `${name}.full.map`), 'utf8')) as {
+      sources: string[];
+    };
+    expect(full.sources.some((source) => source.includes('node_modules/fastify/'))).toBe(true);
+    const entryAt = (needle: string) => {
+      const before = text.slice(0, text.indexOf(needle));
+      const line = before.split('\n').length - 1;
+      const entry = new SourceMap(map).findEntry(line, before.length - before.lastIndexOf('\n') - 1);
+      return 'originalSource' in entry ? entry : { originalSource: undefined };
+    };
+    expect(entryAt('function buildApp(')).toMatchObject({
+      originalSource: expect.stringMatching(/src\/composition\/app\.ts$/),
+    });
+    expect(entryAt('function isFetchResponse(').originalSource).toBeUndefined();
+  });
 });

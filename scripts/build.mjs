@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { currentBuild, ensureBuild, hashSources, isBuilt } from './build-lib.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -279,7 +280,50 @@ async function buildServer(outDir) {
       ].join(' '),
     },
   });
+  trimSourceMaps(outDir);
   buildPgliteTemplate(outDir);
+}
+
+/**
+ * Each chunk's source map keeps the server's own sources only (issue 33). A process with source maps enabled
+ * (scripts/run.mjs) parses a loaded chunk's map as it loads it and keeps it for good, and the bundled packages'
+ * mappings were nine tenths of them: 2.6 MB of an idle demo's heap. A position in a package's code is marked
+ * unmapped (a segment with no source), so a stack frame there names the chunk and its column rather than the
+ * nearest line of ours. The whole map stays beside it as `<chunk>.js.full.map`, for reading such a frame by hand.
+ */
+function trimSourceMaps(outDir) {
+  // Not a package's, nor a module the build makes itself (`builtin-as-require:node:http`).
+  const ownSource = (source) => !source.split('/').includes('node_modules') && !/^[a-z-]+:/.test(source);
+  for (const file of fs.readdirSync(outDir).filter((name) => name.endsWith('.js.map'))) {
+    const mapPath = path.join(outDir, file);
+    const full = fs.readFileSync(mapPath, 'utf8');
+    const map = JSON.parse(full);
+    const sources = [];
+    const sourceIndex = new Map();
+    const names = [];
+    const nameIndex = new Map();
+    const indexOf = (index, list, table, value) => {
+      if (!table.has(index)) table.set(index, list.push(value) - 1);
+      return table.get(index);
+    };
+    const lines = decode(map.mappings).map((line) => {
+      const kept = [];
+      for (const segment of line) {
+        if (segment.length === 1 || !ownSource(map.sources[segment[1]])) {
+          // Unmapped: one such segment stands for the run of them.
+          if (kept.length === 0 || kept.at(-1).length > 1) kept.push([segment[0]]);
+          continue;
+        }
+        const ours = [segment[0], indexOf(segment[1], sources, sourceIndex, map.sources[segment[1]])];
+        ours.push(segment[2], segment[3]);
+        if (segment.length === 5) ours.push(indexOf(segment[4], names, nameIndex, map.names[segment[4]]));
+        kept.push(ours);
+      }
+      return kept;
+    });
+    fs.writeFileSync(path.join(outDir, file.replace(/\.map$/, '.full.map')), full);
+    fs.writeFileSync(mapPath, JSON.stringify({ ...map, sources, names, mappings: encode(lines) }));
+  }
 }
 
 /**
