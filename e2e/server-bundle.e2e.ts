@@ -68,7 +68,7 @@ describe("the server's bundle (scripts/build.mjs)", () => {
     }
   });
 
-  it('serves the demo without loading undici, http2 or web streams (fastify and @fastify/compress, changed)', async () => {
+  it('serves the demo without loading undici, http2, https or web streams (fastify, @fastify/compress and prom-client)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-bundle-'));
     fs.cpSync(await migratedPgliteDataDir(), path.join(dataDir, 'pglite'), { recursive: true });
     const record = path.join(dataDir, 'builtins.txt');
@@ -120,7 +120,13 @@ describe("the server's bundle (scripts/build.mjs)", () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
     expect(loaded).toContain('http');
     expect(loaded).toContain('zlib');
-    for (const unused of ['internal/deps/undici/undici', 'http2', 'internal/webstreams/readablestream'])
+    for (const unused of [
+      'internal/deps/undici/undici',
+      'http2',
+      'https',
+      'tls',
+      'internal/webstreams/readablestream',
+    ])
       expect(loaded, unused).not.toContain(unused);
   }, 180_000);
 

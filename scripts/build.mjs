@@ -161,6 +161,20 @@ const patches = {
   ],
 };
 
+/**
+ * prom-client as the server uses it: its index also loads the Pushgateway client (which requires `node:https`, and
+ * with it tls), the cluster aggregator (`node:cluster`, and a message listener) and Summary, none of which the server
+ * uses. The bundle imports the parts it names instead; a name the server's code imports that is not here fails the
+ * build (esbuild: no matching export).
+ */
+const promClientParts = `
+export const Registry = require('prom-client/lib/registry');
+export const Counter = require('prom-client/lib/counter');
+export const Gauge = require('prom-client/lib/gauge');
+export const Histogram = require('prom-client/lib/histogram');
+export const collectDefaultMetrics = require('prom-client/lib/defaultMetrics');
+`;
+
 /** A bundled package's source with its changes (`patches`) made; undefined when it has none. */
 function patchedSource(file) {
   const name = Object.keys(patches).find((key) => file.endsWith(`${path.sep}node_modules${path.sep}${key}`));
@@ -249,6 +263,16 @@ async function buildServer(outDir) {
               `${args.path} is not bundled: this build is for Node with undici ${undiciMajor} (scripts/build.mjs)`,
             )}); } }`,
             loader: 'js',
+          }));
+          pluginBuild.onResolve({ filter: /^prom-client$/ }, (args) =>
+            args.importer.includes(`${path.sep}node_modules${path.sep}`)
+              ? undefined
+              : { path: 'prom-client', namespace: 'prom-client-parts' },
+          );
+          pluginBuild.onLoad({ filter: /.*/, namespace: 'prom-client-parts' }, () => ({
+            contents: promClientParts,
+            loader: 'js',
+            resolveDir: repoRoot,
           }));
           pluginBuild.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
             const builtin = builtinOf(args.path);
