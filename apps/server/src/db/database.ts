@@ -6,6 +6,7 @@ import { pgliteStartParams, type PgliteMemory } from './pglite-start-params';
 import { guardDiskSpace, type DiskSpaceGuardOptions } from './pglite-disk-guard';
 import { initPgliteDataDir } from './pglite-init';
 import { PgliteThread } from './pglite-thread';
+import { releaseFileBundle } from './pglite-file-bundle';
 import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
 import type { Database } from './schema';
 
@@ -142,6 +143,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
           extensions: pgliteExtensions,
           ...(startParams ? { startParams } : {}),
         });
+        releaseFileBundle(pglite);
         const guarded = disk ? guardDiskSpace(pglite, disk, options.diskGuard) : pglite;
         db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
         embedded = pglite;

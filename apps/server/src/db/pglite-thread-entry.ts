@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgliteStartParams } from './pglite-start-params';
+import { releaseFileBundle } from './pglite-file-bundle';
 import { initPgliteDataDir } from './pglite-init';
 import { toThreadError, type FromThread, type ThreadStart, type ToThread } from './pglite-thread-protocol';
 
@@ -25,11 +26,13 @@ const ending = new Map<number, number>();
 async function open(start: ThreadStart): Promise<PGlite> {
   const startParams = start.memory ? pgliteStartParams(PGlite.defaultStartParams, start.memory) : undefined;
   if (start.init) await initPgliteDataDir(start.dataDir, startParams);
-  return PGlite.create({
+  const pglite = await PGlite.create({
     dataDir: start.dataDir,
     extensions: { pg_trgm },
     ...(startParams ? { startParams } : {}),
   });
+  releaseFileBundle(pglite);
+  return pglite;
 }
 
 function answer(id: number, work: Promise<unknown>): void {
