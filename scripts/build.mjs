@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { currentBuild, ensureBuild, hashSources, isBuilt } from './build-lib.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -304,7 +303,7 @@ async function buildServer(outDir) {
       ].join(' '),
     },
   });
-  trimSourceMaps(outDir);
+  await trimSourceMaps(outDir);
   buildPgliteTemplate(outDir);
 }
 
@@ -315,7 +314,9 @@ async function buildServer(outDir) {
  * unmapped (a segment with no source), so a stack frame there names the chunk and its column rather than the
  * nearest line of ours. The whole map stays beside it as `<chunk>.js.full.map`, for reading such a frame by hand.
  */
-function trimSourceMaps(outDir) {
+async function trimSourceMaps(outDir) {
+  // Loaded here, as esbuild is: a start that finds its build current loads neither (run.mjs imports this file).
+  const { decode, encode } = await import('@jridgewell/sourcemap-codec');
   // Not a package's, nor a module the build makes itself (`builtin-as-require:node:http`).
   const ownSource = (source) => !source.split('/').includes('node_modules') && !/^[a-z-]+:/.test(source);
   for (const file of fs.readdirSync(outDir).filter((name) => name.endsWith('.js.map'))) {
