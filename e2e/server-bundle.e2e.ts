@@ -60,7 +60,7 @@ describe("the server's bundle (scripts/build.mjs)", () => {
   it("imports Node's built-in modules through require, never through their ES module facade", () => {
     // The facade reads every export, lazy ones too: `import http from 'node:http'` loaded undici (issue 33).
     for (const [name, text] of files) {
-      const imported = [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([a-z_:/]+)["']/g)]
+      const imported = [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([a-z0-9_:/]+)["']/g)]
         .map((match) => match[1] ?? '')
         .filter((specifier) => specifier.startsWith('node:') || builtinModules.includes(specifier));
       // The banner's two (a `require` and `__filename` for the bundled CommonJS packages) read no lazy export.

@@ -174,17 +174,30 @@ export const Histogram = require('prom-client/lib/histogram');
 export const collectDefaultMetrics = require('prom-client/lib/defaultMetrics');
 `;
 
+/** The packages' files `patches` changed in this build (each must be, or the build fails: checkPatchesMade). */
+const patched = new Set();
+
 /** A bundled package's source with its changes (`patches`) made; undefined when it has none. */
 function patchedSource(file) {
-  const name = Object.keys(patches).find((key) => file.endsWith(`${path.sep}node_modules${path.sep}${key}`));
+  const name = Object.keys(patches).find((key) =>
+    file.split(path.sep).join('/').endsWith(`/node_modules/${key}`),
+  );
   if (!name) return undefined;
   let text = fs.readFileSync(file, 'utf8');
   for (const [from, to] of patches[name]) {
     if (!text.includes(from))
       throw new Error(`scripts/build.mjs: ${name} no longer has ${JSON.stringify(from)}`);
-    text = text.replace(from, to);
+    text = text.replace(from, () => to);
   }
+  patched.add(name);
   return text;
+}
+
+/** Fails the build if a package's file named in `patches` was not bundled (moved or renamed in a new version). */
+function checkPatchesMade() {
+  const missed = Object.keys(patches).filter((name) => !patched.has(name));
+  if (missed.length > 0)
+    throw new Error(`scripts/build.mjs: not bundled, so not changed: ${missed.join(', ')}`);
 }
 
 /**
@@ -273,7 +286,7 @@ async function buildServer(outDir) {
             loader: 'js',
             resolveDir: repoRoot,
           }));
-          pluginBuild.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+          pluginBuild.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) => {
             const builtin = builtinOf(args.path);
             return builtin && (args.kind === 'import-statement' || args.kind === 'dynamic-import')
               ? { path: builtin, namespace: 'builtin-as-require' }
@@ -303,6 +316,7 @@ async function buildServer(outDir) {
       ].join(' '),
     },
   });
+  checkPatchesMade();
   await trimSourceMaps(outDir);
   buildPgliteTemplate(outDir);
 }

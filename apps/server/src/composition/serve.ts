@@ -156,6 +156,10 @@ export async function serve(
     },
     'database ready',
   );
+  // PGlite's file bundle is let go as it opens (db/pglite-file-bundle.ts), unless this PGlite is not as expected.
+  if (database.fileBundle && 'skipped' in database.fileBundle)
+    log.info({ reason: database.fileBundle.skipped }, "PGlite's file bundle stays in memory");
+  else if (database.fileBundle) log.debug(database.fileBundle, "PGlite's file bundle let go");
   if (config.seedDemo) {
     const added = await seedDemoIfEmpty(database.db);
     if (added > 0) {

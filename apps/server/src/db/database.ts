@@ -6,7 +6,7 @@ import { pgliteStartParams, type PgliteMemory } from './pglite-start-params';
 import { guardDiskSpace, type DiskSpaceGuardOptions } from './pglite-disk-guard';
 import { initPgliteDataDir } from './pglite-init';
 import { PgliteThread } from './pglite-thread';
-import { releaseFileBundle } from './pglite-file-bundle';
+import { releaseFileBundle, type BundleRelease } from './pglite-file-bundle';
 import { acquireOwnerLock, type OwnerLock, type OwnerRole } from './owner-lock';
 import type { Database } from './schema';
 
@@ -29,6 +29,8 @@ export type DatabaseHandle = {
    * thread that calls them.
    */
   threaded?: boolean;
+  /** What became of PGlite's file bundle as it opened (pglite-file-bundle.ts); absent on PostgreSQL. */
+  fileBundle?: BundleRelease;
   /** True when the database answers a trivial query. */
   ping: () => Promise<boolean>;
   close: () => Promise<void>;
@@ -97,6 +99,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   let db: Kysely<Database>;
   let lock: OwnerLock | undefined;
   let embedded: EmbeddedDatabase | undefined;
+  let fileBundle: BundleRelease | undefined;
   if (options.kind === 'pglite') {
     let dataDir: string | undefined;
     // Its own thread starts before the lock is taken: it loads PGlite's code meanwhile, and opens once told.
@@ -129,6 +132,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         const guarded = disk ? guardDiskSpace(thread, disk, options.diskGuard) : thread;
         db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
         embedded = thread;
+        fileBundle = thread.fileBundle;
       } else {
         options.onLocked?.();
         // Loaded only here: a server whose database has a thread of its own never loads it on this one.
@@ -143,7 +147,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
           extensions: pgliteExtensions,
           ...(startParams ? { startParams } : {}),
         });
-        releaseFileBundle(pglite);
+        fileBundle = releaseFileBundle(pglite);
         const guarded = disk ? guardDiskSpace(pglite, disk, options.diskGuard) : pglite;
         db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: guarded }) });
         embedded = pglite;
@@ -169,6 +173,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     kind: options.kind,
     ...(embedded ? { pglite: embedded } : {}),
     ...(embedded instanceof PgliteThread ? { threaded: true } : {}),
+    ...(fileBundle ? { fileBundle } : {}),
     ping: async () => {
       try {
         await sql`select 1`.execute(db);

@@ -1,9 +1,16 @@
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
 import { pgliteExtensions } from './pglite-extensions';
 import { releaseFileBundle } from './pglite-file-bundle';
 
-type Fs = { lookupPath(path: string): { node: { contents?: unknown } }; readdir(path: string): string[] };
+type Fs = {
+  lookupPath(path: string): { node: { contents?: unknown } };
+  readdir(path: string): string[];
+  rename(from: string, to: string): void;
+};
 const fsOf = (pglite: PGlite) => (pglite as unknown as { Module: { FS: Fs } }).Module.FS;
 
 describe('releaseFileBundle', () => {
@@ -43,6 +50,40 @@ describe('releaseFileBundle', () => {
       await pglite.exec(`do $$ begin perform 1; end $$`);
       // A second release finds nothing to do.
       expect(releaseFileBundle(pglite)).toMatchObject({ skipped: expect.stringContaining('postgres.bki') });
+    } finally {
+      await pglite.close();
+    }
+  });
+
+  it('does not walk into the data directory on disk (a mount)', async () => {
+    const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'mb-bundle-'));
+    const pglite = await PGlite.create({ dataDir });
+    try {
+      const fs = fsOf(pglite);
+      const listed: string[] = [];
+      const readdir = fs.readdir.bind(fs);
+      fs.readdir = (dir) => (listed.push(dir), readdir(dir));
+      expect(releaseFileBundle(pglite)).toMatchObject({ copied: expect.any(Number) });
+      expect(listed).toContain('/pglite/share/postgresql');
+      expect(listed.filter((dir) => dir.startsWith('/pglite/data'))).toEqual([]);
+      expect((await pglite.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pglite.close();
+      await fsp.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('changes nothing when a bundled file is not where it looks', async () => {
+    const pglite = await PGlite.create();
+    try {
+      const fs = fsOf(pglite);
+      fs.rename('/pglite/share/postgresql/errcodes.txt', '/tmp/errcodes.txt');
+      expect(releaseFileBundle(pglite)).toEqual({
+        skipped: expect.stringMatching(/^the files found hold \d+ of the bundle's \d+ bytes$/),
+      });
+      const bki = fs.lookupPath('/pglite/share/postgresql/postgres.bki').node.contents as Uint8Array;
+      expect(bki.byteLength).toBeGreaterThan(0);
+      expect(fs.lookupPath('/tmp/errcodes.txt').node.contents).toBeInstanceOf(Uint8Array);
     } finally {
       await pglite.close();
     }

@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgliteStartParams } from './pglite-start-params';
-import { releaseFileBundle } from './pglite-file-bundle';
+import { releaseFileBundle, type BundleRelease } from './pglite-file-bundle';
 import { initPgliteDataDir } from './pglite-init';
 import { toThreadError, type FromThread, type ThreadStart, type ToThread } from './pglite-thread-protocol';
 
@@ -23,7 +23,7 @@ const transactions = new Map<number, Open>();
 /** The answer for a transaction's end, given once PGlite has committed or rolled it back. */
 const ending = new Map<number, number>();
 
-async function open(start: ThreadStart): Promise<PGlite> {
+async function open(start: ThreadStart): Promise<{ pglite: PGlite; fileBundle: BundleRelease }> {
   const startParams = start.memory ? pgliteStartParams(PGlite.defaultStartParams, start.memory) : undefined;
   if (start.init) await initPgliteDataDir(start.dataDir, startParams);
   const pglite = await PGlite.create({
@@ -31,8 +31,7 @@ async function open(start: ThreadStart): Promise<PGlite> {
     extensions: { pg_trgm },
     ...(startParams ? { startParams } : {}),
   });
-  releaseFileBundle(pglite);
-  return pglite;
+  return { pglite, fileBundle: releaseFileBundle(pglite) };
 }
 
 function answer(id: number, work: Promise<unknown>): void {
@@ -141,9 +140,9 @@ port.on('message', (message: ToThread) => {
     return;
   }
   open(message.start).then(
-    (pglite) => {
+    ({ pglite, fileBundle }) => {
       opened = pglite;
-      post({ type: 'ready' });
+      post({ type: 'ready', fileBundle });
     },
     (error: unknown) => post({ type: 'failed', error: toThreadError(error) }),
   );

@@ -1,3 +1,4 @@
+import type { BundleRelease } from './pglite-file-bundle';
 import type { PgliteMemory } from './pglite-start-params';
 
 /**
@@ -36,7 +37,7 @@ export type ThreadError = {
 };
 
 export type FromThread =
-  | { type: 'ready' }
+  | { type: 'ready'; fileBundle: BundleRelease }
   | { type: 'failed'; error: ThreadError }
   | { type: 'done'; id: number; value: unknown }
   | { type: 'error'; id: number; error: ThreadError };

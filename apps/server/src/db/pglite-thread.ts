@@ -8,6 +8,7 @@ import {
   type ThreadStart,
   type ToThread,
 } from './pglite-thread-protocol';
+import type { BundleRelease } from './pglite-file-bundle';
 
 /**
  * The thread's entry, pglite-thread-entry.ts: built beside the server's bundle as pglite-thread.js (scripts/build.mjs;
@@ -67,6 +68,8 @@ export class PgliteThread {
   private failure: Error | null = null;
   closed = false;
   ready = false;
+  /** What became of PGlite's file bundle as the thread opened the database (pglite-file-bundle.ts). */
+  fileBundle: BundleRelease | undefined;
   readonly waitReady: Promise<void>;
 
   private constructor(onExit: (error: Error) => void) {
@@ -86,6 +89,7 @@ export class PgliteThread {
         switch (message.type) {
           case 'ready':
             this.ready = true;
+            this.fileBundle = message.fileBundle;
             resolve();
             return;
           case 'failed':
