@@ -4,10 +4,10 @@ import { builtinModules, SourceMap, type SourceMapPayload } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { childProcessEnv } from '../apps/server/src/config/child-env';
 import { reservePort } from '../apps/server/src/test/free-port';
 import { migratedPgliteDataDir } from '../apps/server/src/test/pglite-template';
 import { buildIfNeeded, repoRoot, serverDir } from '../scripts/build.mjs';
+import { serverEnv } from './support/server';
 
 /** The built server's JavaScript files (what `npm start` runs), by name. */
 function bundle(): Map<string, string> {
@@ -81,15 +81,7 @@ describe("the server's bundle (scripts/build.mjs)", () => {
       ['--import', path.join(repoRoot, 'e2e/support/record-builtins.mjs'), 'scripts/run.mjs', 'main'],
       {
         cwd: repoRoot,
-        env: childProcessEnv({
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          PUBLIC_ORIGIN: origin,
-          DATA_DIR: dataDir,
-          DATABASE_URL: '',
-          LOG_LEVEL: 'info',
-          RECORD_BUILTINS_FILE: record,
-        }),
+        env: serverEnv(port, dataDir, { LOG_LEVEL: 'info', RECORD_BUILTINS_FILE: record }),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

@@ -17,6 +17,25 @@ export type { RunningServer };
 export { freePort };
 
 /**
+ * The environment of a server a test starts on loopback `port` with its data in `dataDir` (on the embedded database
+ * unless `env` says otherwise), `env` last.
+ */
+export function serverEnv(
+  port: number,
+  dataDir: string,
+  env: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return childProcessEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    ...env,
+  });
+}
+
+/**
  * Starts the real server (apps/server/src/main.ts, as `npm start` does after building the web app) on a free
  * port with a temporary data directory, and waits until /readyz answers. On the embedded database the data
  * directory starts migrated and empty (a copy of a template: initdb and the migrations on disk took most of the
@@ -53,15 +72,7 @@ export async function startServer(
     ],
     {
       cwd: repoRoot,
-      env: childProcessEnv({
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_ORIGIN: origin,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        LOG_LEVEL: options.demoCaughtUp ? 'info' : 'warn',
-        ...env,
-      }),
+      env: serverEnv(port, dataDir, { LOG_LEVEL: options.demoCaughtUp ? 'info' : 'warn', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
