@@ -51,6 +51,15 @@ describe("the embedded database's own thread", () => {
     expect(inline.threaded).toBeUndefined();
   });
 
+  it("lets go of PGlite's file bundle on either thread, and says so", () => {
+    for (const [name, database] of both()) {
+      const release = database.fileBundle;
+      if (!release || 'skipped' in release) throw new Error(`${name}: ${JSON.stringify(release)}`);
+      expect(release.dropped, name).toBeGreaterThan(20);
+      expect(release.copied, name).toBeGreaterThan(500);
+    }
+  });
+
   it('answers every type as PGlite on the calling thread does', async () => {
     const row = {
       id: 9007199254740993n.toString(),
