@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readThreadHeaps } from '../lib/thread-heaps';
 import { openDatabase, type DatabaseHandle } from './database';
 import { pgliteExtensions } from './pglite-extensions';
 import type { Database } from './schema';
@@ -49,6 +50,17 @@ describe("the embedded database's own thread", () => {
   it('says which one runs on its own thread', () => {
     expect(threaded.threaded).toBe(true);
     expect(inline.threaded).toBeUndefined();
+  });
+
+  it("shows the database thread's heap beside the serving thread's, PGlite's memory outside it", async () => {
+    const heaps = await readThreadHeaps();
+    const database = heaps.filter((h) => h.thread === 'database');
+    // One thread here; the inline database has none.
+    expect(database).toHaveLength(1);
+    expect(database[0]?.usedBytes).toBeGreaterThan(1_000_000);
+    // PGlite's WebAssembly memory (128 MB reserved) is external to the thread's heap.
+    expect(database[0]?.externalBytes).toBeGreaterThan(64 * 1024 * 1024);
+    expect(heaps[0]?.thread).toBe('serving');
   });
 
   it("lets go of PGlite's file bundle on either thread, and says so", () => {

@@ -9,6 +9,7 @@ import {
   type ToThread,
 } from './pglite-thread-protocol';
 import type { BundleRelease } from './pglite-file-bundle';
+import { watchThreadHeap } from '../lib/thread-heaps';
 
 /**
  * The thread's entry, pglite-thread-entry.ts: built beside the server's bundle as pglite-thread.js (scripts/build.mjs;
@@ -84,6 +85,7 @@ export class PgliteThread {
     });
     // Held open only while a call waits for its answer (as an in-thread PGlite holds nothing open).
     this.worker.unref();
+    watchThreadHeap('database', this.worker);
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.worker.on('message', (message: FromThread) => {
         switch (message.type) {

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { StreamInterest } from '../../social/stream-interest';
 import type { StreamBatch, StreamCursor } from '../../social/stream-source';
+import { watchThreadHeap } from '../../lib/thread-heaps';
 import { StalledConnectionError, type RelayReadOptions, type RelaySink } from './bluesky-relay';
 import type { FromWorker, ToWorker, WorkerStart } from './bluesky-stream-protocol';
 
@@ -116,6 +117,7 @@ export class StreamThread {
     });
     // The server's lifecycle ends the process; the thread never holds it open.
     worker.unref();
+    watchThreadHeap('stream', worker);
     this.worker = worker;
     this.interest = interest;
     this.acked = 0;

@@ -80,6 +80,11 @@ describe.each(testDatabaseKinds())('GET /metrics on the public port (%s)', (kind
     expect(sample(body, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(body, 'process_resident_memory_bytes')).toBeGreaterThan(1_000_000);
     expect(sample(body, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    const serving = (kind: string) =>
+      sample(body, `manaboard_thread_heap_bytes{thread="serving",kind="${kind}"}`);
+    expect(serving('used')).toBeGreaterThan(1_000_000);
+    expect(serving('total')).toBeGreaterThanOrEqual(serving('used') ?? Infinity);
+    expect(serving('external')).toBeGreaterThan(0);
     expect(sample(body, 'manaboard_network_reads_this_month')).toBe(0);
     expect(sample(body, 'manaboard_totals_lag_seconds')).toBe(0);
     expect(body).toContain('# TYPE manaboard_job_runs_total counter');

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { Db } from '../../db/schema';
 import type { JobName, JobOutcome } from '../../lib/job-types';
+import { readThreadHeaps } from '../../lib/thread-heaps';
 import type { LeaderboardCache } from '../leaderboard/leaderboard-cache';
 import { totalsLagSeconds } from './metrics.repository';
 import { RequestHistogram } from './request-histogram';
@@ -121,6 +122,20 @@ export class Metrics {
       registers,
       async collect() {
         this.set(await totalsLagSeconds(options.db));
+      },
+    });
+    new Gauge({
+      name: 'manaboard_thread_heap_bytes',
+      help: "Each thread's V8 heap (serving; database: the embedded database's thread; stream: Bluesky's reader), by kind: used, total (committed), external (ArrayBuffers, PGlite's WebAssembly memory)",
+      labelNames: ['thread', 'kind'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const heap of await readThreadHeaps()) {
+          this.set({ thread: heap.thread, kind: 'used' }, heap.usedBytes);
+          this.set({ thread: heap.thread, kind: 'total' }, heap.totalBytes);
+          this.set({ thread: heap.thread, kind: 'external' }, heap.externalBytes);
+        }
       },
     });
     registerStreamMetrics(this.registry, () => this.streamReader);
