@@ -29,6 +29,19 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
+/** The threads' heaps in one /metrics answer (manaboard_thread_heap_bytes{thread, kind}). */
+function threadHeaps(metrics: string): Map<string, { used: number; total: number }> {
+  const threads = new Map<string, { used: number; total: number }>();
+  for (const [, thread = '', kind, value] of metrics.matchAll(
+    /^manaboard_thread_heap_bytes\{thread="([^"]+)",kind="(used|total)"\} (\S+)$/gm,
+  )) {
+    const heap = threads.get(thread) ?? { used: 0, total: 0 };
+    heap[kind as 'used' | 'total'] = Number(value);
+    threads.set(thread, heap);
+  }
+  return threads;
+}
+
 export async function appStreamBench(): Promise<void> {
   const relay = await startReplayProcess({ mix: 'public', rate });
   const origin = `http://127.0.0.1:${PORT}`;
@@ -55,6 +68,8 @@ export async function appStreamBench(): Promise<void> {
   const likes: number[] = [];
   /** The server's resident memory, read each second: [seconds since the board's load began, bytes]. */
   const resident: [number, number][] = [];
+  /** Each thread's V8 heap from the same scrape (manaboard_thread_heap_bytes): [seconds, thread → used, total]. */
+  const heaps: [number, Map<string, { used: number; total: number }>][] = [];
   let loadStarted = Number.NaN;
   let running = true;
   const sampleLag = (async () => {
@@ -64,7 +79,11 @@ export async function appStreamBench(): Promise<void> {
       ).text();
       const lag = /^manaboard_stream_lag_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1];
       if (lag !== undefined) lags.push(Number(lag));
-      if (Number.isFinite(loadStarted)) resident.push([(Date.now() - loadStarted) / 1000, await app.rss()]);
+      if (Number.isFinite(loadStarted)) {
+        const at = (Date.now() - loadStarted) / 1000;
+        resident.push([at, await app.rss()]);
+        heaps.push([at, threadHeaps(text)]);
+      }
       await sleep(1_000);
     }
   })();
@@ -114,10 +133,27 @@ export async function appStreamBench(): Promise<void> {
       minutes.set(minute, Math.max(minutes.get(minute) ?? 0, bytes));
     }
     const fromMinute2 = resident.filter(([at]) => at >= 120).map(([, bytes]) => bytes);
+    const steadyRange =
+      fromMinute2.length > 0
+        ? `${fmt(Math.min(...fromMinute2) / MB, 0)}–${fmt(Math.max(...fromMinute2) / MB, 0)} MB`
+        : 'not reached (a run shorter than 2 minutes)';
     console.log(
       `  resident memory, the most in each minute: ${[...minutes].map(([m, b]) => `${m + 1}: ${fmt(b / MB, 0)}`).join(', ')} MB; ` +
-        `from minute 2 on ${fmt(Math.min(...fromMinute2) / MB, 0)}–${fmt(Math.max(...fromMinute2) / MB, 0)} MB ` +
-        `[goal ≤ 250 MB after 10 minutes, flat from minute 2]`,
+        `from minute 2 on ${steadyRange} [goal ≤ 250 MB after 10 minutes, flat from minute 2]`,
+    );
+    // Which isolate holds it: each thread's heap at its most committed from minute 2 on (the whole run if shorter).
+    const steadyHeaps = heaps.some(([at]) => at >= 120) ? heaps.filter(([at]) => at >= 120) : heaps;
+    const most = new Map<string, { used: number; total: number }>();
+    for (const [, threads] of steadyHeaps) {
+      for (const [thread, heap] of threads) {
+        if (heap.total > (most.get(thread)?.total ?? -1)) most.set(thread, heap);
+      }
+    }
+    console.log(
+      `  each thread's V8 heap at its most from minute 2 on, used / committed: ` +
+        [...most]
+          .map(([thread, h]) => `${thread} ${fmt(h.used / MB, 0)} / ${fmt(h.total / MB, 0)} MB`)
+          .join(', '),
     );
   } finally {
     running = false;

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { groupRss, largestInGroup } from './cpu-time';
@@ -136,6 +137,8 @@ export async function startAsUser(
   const scheduled = new Promise<number>((resolve) => (caughtUp = resolve));
   let started = 0;
   const onLine = (line: string) => {
+    // BENCH_SERVER_LOG: every line the server wrote, kept in that file (what ran when, in a run to explain).
+    if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, `${line}\n`);
     if (!line.startsWith('{')) return;
     const entry = JSON.parse(line) as { msg?: string; eventLoopDelay?: LoopDelay } & Partial<StartPhase>;
     if (entry.eventLoopDelay) loop.push(entry.eventLoopDelay);
