@@ -126,7 +126,7 @@ export class Metrics {
     });
     new Gauge({
       name: 'manaboard_thread_heap_bytes',
-      help: "Each thread's V8 heap (serving; database: the embedded database's thread; stream: Bluesky's reader), by kind: used, total (committed), external (ArrayBuffers, PGlite's WebAssembly memory)",
+      help: "Each thread's V8 heap (serving; database: the embedded database's thread; stream: the event stream's reader), by kind: used, total (committed), external (ArrayBuffers, PGlite's WebAssembly memory)",
       labelNames: ['thread', 'kind'],
       registers,
       async collect() {
