@@ -87,3 +87,57 @@ describe('the worker threads load only what they run', () => {
     ]);
   });
 });
+
+/**
+ * The files a Bluesky server's serving thread holds once the network's modules are imported: the entries' chunks and
+ * the chunks they import statically, as scripts/build.mjs splits them (what `import()` loads later is left out, and
+ * listed apart).
+ */
+async function servingGraphOf(entries: string[]): Promise<{ loaded: string[]; onDemand: string[] }> {
+  const result = await build({
+    entryPoints: entries.map((entry) => path.join(SRC, entry)),
+    absWorkingDir: paths.repoRoot,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'esm',
+    write: false,
+    outdir: 'out',
+    metafile: true,
+    logLevel: 'silent',
+    external: ['@electric-sql/pglite', '@electric-sql/pglite/*', 'koffi'],
+  });
+  const { outputs } = result.metafile as Metafile;
+  // Each module loaded with import() is an entry point of its own in the metafile: only the entries asked for start.
+  const wanted = new Set(entries.map((entry) => `apps/server/src/${entry}`));
+  const starts = Object.keys(outputs).filter((file) => wanted.has(outputs[file]?.entryPoint ?? ''));
+  const loaded = new Set<string>();
+  const lazy = new Set<string>();
+  const visit = (file: string, into: Set<string>) => {
+    if (loaded.has(file) || into.has(file) || !outputs[file]) return;
+    into.add(file);
+    for (const edge of outputs[file].imports) {
+      if (edge.external) continue;
+      visit(edge.path, edge.kind === 'dynamic-import' ? lazy : into);
+    }
+  };
+  for (const start of starts) visit(start, loaded);
+  const inputsOf = (files: Set<string>) => [...files].flatMap((f) => Object.keys(outputs[f]?.inputs ?? {}));
+  return { loaded: inputsOf(loaded), onDemand: inputsOf(lazy) };
+}
+
+describe("a Bluesky server's serving thread", () => {
+  it('reads the AppView without @atproto/api, which only signing in and writing load, as they run', async () => {
+    // The API's adapter and the worker's jobs, which `npm start` runs in the same process.
+    const graph = await servingGraphOf([
+      'composition/app-network-bluesky.ts',
+      'composition/worker-runtime-bluesky.ts',
+    ]);
+    const api = /(^|\/)node_modules\/@atproto\/api\//;
+    expect(graph.loaded).toContain('apps/server/src/integrations/bluesky/bluesky-appview.ts');
+    expect(graph.loaded.filter((f) => api.test(f))).toEqual([]);
+    // The gap fill and the ledger's publisher still reach it, through import().
+    expect(graph.onDemand.some((f) => api.test(f))).toBe(true);
+  }, 30_000);
+});

@@ -1,4 +1,4 @@
-import { AtpAgent, type AppBskyFeedDefs, type AppBskyFeedSearchPosts } from '@atproto/api';
+import type { AppBskyFeedDefs, AppBskyFeedSearchPosts } from '@atproto/api';
 import type { Clock } from '../../lib/clock';
 import type { Sealed } from '../../config/sealed';
 import type { GapWindow, ProgrammeTerms, StreamEvent, StreamLog } from '../../social/stream-source';
@@ -73,6 +73,8 @@ export function blueskyGapSearch(options: GapFillOptions) {
     signal: AbortSignal,
   ): Promise<GapFillResult | null> => {
     const { account } = options;
+    // Loaded as it is first used: a server with no gap to fill never holds its lexicons (bluesky-appview.ts).
+    const { AtpAgent } = await import('@atproto/api');
     const agent = new AtpAgent({
       service: account.service,
       ...(options.fetch ? { fetch: options.fetch } : {}),

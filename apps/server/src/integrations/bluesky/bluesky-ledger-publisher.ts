@@ -1,4 +1,4 @@
-import { AtpAgent } from '@atproto/api';
+import type { AtpAgent } from '@atproto/api';
 import type { Sealed } from '../../config/sealed';
 import {
   PublicationRefusedError,
@@ -90,6 +90,8 @@ export class BlueskyLedgerPublisher implements LedgerPublishing {
         `the text is ${length} graphemes; a Bluesky post holds ${POST_GRAPHEMES} (a shorter PUBLIC_ORIGIN helps)`,
       );
     const { account } = this.options;
+    // Loaded as it is first used: a server that never publishes never holds its lexicons (bluesky-appview.ts).
+    const { AtpAgent } = await import('@atproto/api');
     const agent = new AtpAgent({ service: account.service, fetch: this.timedFetch() });
     try {
       await agent.login({ identifier: account.handle, password: account.password.reveal() });

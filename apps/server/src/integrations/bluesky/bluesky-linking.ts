@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { AtpAgent } from '@atproto/api';
 import { OAuthResolverError } from '@atproto/oauth-client-node';
 import { BadRequestError, MemberServerDownError, reasonOf } from '../../lib/errors';
 import {
@@ -10,6 +9,7 @@ import {
   type NetworkLinking,
 } from '../../social/social-network';
 import type { AccountAge } from './bluesky-account-age';
+import { BlueskyAppView } from './bluesky-appview';
 import { INVALID_HANDLE, linkedProfileOf } from './bluesky-profile';
 import { BLUESKY_LINK_PATHS, BLUESKY_SCOPE, type BlueskyOAuth } from './bluesky-oauth-client';
 
@@ -28,7 +28,7 @@ export class BlueskyLinking implements NetworkLinking {
   readonly callbackPath = BLUESKY_LINK_PATHS.callbackPath;
   readonly needsHandle = true;
   readonly returnOrigin: string;
-  private readonly appview: AtpAgent;
+  private readonly appview: BlueskyAppView;
 
   constructor(
     private readonly oauth: BlueskyOAuth,
@@ -37,7 +37,7 @@ export class BlueskyLinking implements NetworkLinking {
     /** The account's creation date from a source the member cannot write (never the profile's createdAt). */
     private readonly accountAge: Pick<AccountAge, 'createdAt'>,
   ) {
-    this.appview = new AtpAgent({ service: appviewUrl });
+    this.appview = new BlueskyAppView(appviewUrl);
     this.returnOrigin = new URL(oauth.redirectUri).origin;
   }
 

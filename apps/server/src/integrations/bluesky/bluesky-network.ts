@@ -1,4 +1,4 @@
-import { AtpAgent, type AppBskyActorDefs, type AppBskyFeedDefs } from '@atproto/api';
+import type { AppBskyActorDefs, AppBskyFeedDefs } from '@atcute/bluesky';
 import type {
   MissingPost,
   PostKind,
@@ -11,6 +11,7 @@ import type {
   StreamAuthority,
 } from '../../social/social-network';
 import type { BlueskyRecordReader } from './bluesky-records';
+import { BlueskyAppView } from './bluesky-appview';
 import { describeBlueskyQuery } from './bluesky-query';
 import { parsePostId, postUrl } from './bluesky-ids';
 
@@ -110,7 +111,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
    */
   readonly streamAuthority: StreamAuthority | undefined;
   readonly recordsOf?: SocialNetwork['recordsOf'];
-  private readonly agent: AtpAgent;
+  private readonly appview: BlueskyAppView;
 
   constructor(
     private readonly options: {
@@ -127,10 +128,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
     if (records) {
       this.recordsOf = (post, kind, read) => records.recordsOf(post, kind, read);
     }
-    this.agent = new AtpAgent({
-      service: options.appviewUrl,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    this.appview = new BlueskyAppView(options.appviewUrl, options.fetch);
   }
 
   async findPosts(query: PostQuery, options: { cursor?: string }): Promise<PostPage> {
@@ -140,7 +138,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
       );
     }
     if (options.cursor) return { posts: [], authors: [], newestId: null, nextCursor: null };
-    const { data } = await this.agent.app.bsky.feed.getPostThread({
+    const data = await this.appview.getPostThread({
       uri: query.postId,
       depth: 1,
       parentHeight: 0,
@@ -172,7 +170,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
     const posts: SocialPost[] = [];
     const authors = new Map<string, SocialAuthor>();
     for (let i = 0; i < valid.length; i += GET_POSTS_BATCH) {
-      const { data } = await this.agent.app.bsky.feed.getPosts({ uris: valid.slice(i, i + GET_POSTS_BATCH) });
+      const data = await this.appview.getPosts({ uris: valid.slice(i, i + GET_POSTS_BATCH) });
       for (const view of data.posts) {
         posts.push(toSocialPost(view));
         authors.set(view.author.did, toSocialAuthor(view.author));
@@ -186,7 +184,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
   }
 
   async repostsOf(postId: string, cursor?: string) {
-    const { data } = await this.agent.app.bsky.feed.getRepostedBy({
+    const data = await this.appview.getRepostedBy({
       uri: postId,
       limit: PAGE_LIMIT,
       ...(cursor ? { cursor } : {}),
@@ -195,7 +193,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
   }
 
   async likersOf(postId: string, cursor?: string) {
-    const { data } = await this.agent.app.bsky.feed.getLikes({
+    const data = await this.appview.getLikes({
       uri: postId,
       limit: PAGE_LIMIT,
       ...(cursor ? { cursor } : {}),
@@ -204,7 +202,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
   }
 
   async quotesOf(postId: string, cursor?: string): Promise<PostPage> {
-    const { data } = await this.agent.app.bsky.feed.getQuotes({
+    const data = await this.appview.getQuotes({
       uri: postId,
       limit: PAGE_LIMIT,
       ...(cursor ? { cursor } : {}),
@@ -229,7 +227,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
 
   async authorByHandle(handle: string): Promise<SocialAuthor | null> {
     try {
-      const { data } = await this.agent.app.bsky.actor.getProfile({ actor: handle.replace(/^@/, '') });
+      const data = await this.appview.getProfile({ actor: handle.replace(/^@/, '') });
       return toSocialAuthor(data);
     } catch (error) {
       if ((error as { status?: number }).status === 400) return null; // "Profile not found" / bad handle
@@ -241,7 +239,7 @@ export class BlueskySocialNetwork implements SocialNetwork {
   async authorsByIds(ids: readonly string[]): Promise<SocialAuthor[]> {
     const authors: SocialAuthor[] = [];
     for (let i = 0; i < ids.length; i += 25) {
-      const { data } = await this.agent.app.bsky.actor.getProfiles({ actors: ids.slice(i, i + 25) });
+      const data = await this.appview.getProfiles({ actors: ids.slice(i, i + 25) });
       authors.push(...data.profiles.map(toSocialAuthor));
     }
     return authors;

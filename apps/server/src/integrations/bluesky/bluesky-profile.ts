@@ -1,4 +1,4 @@
-import type { AtpAgent } from '@atproto/api';
+import type { BlueskyAppView } from './bluesky-appview';
 import type { LinkedProfile } from '../../social/social-network';
 import type { AccountAge } from './bluesky-account-age';
 
@@ -13,7 +13,7 @@ export const INVALID_HANDLE = 'handle.invalid';
  */
 export async function linkedProfileOf(
   deps: {
-    appview: AtpAgent;
+    appview: BlueskyAppView;
     accountAge: Pick<AccountAge, 'createdAt'>;
     identityHandle: (did: string) => Promise<string>;
   },
@@ -21,7 +21,7 @@ export async function linkedProfileOf(
 ): Promise<LinkedProfile> {
   const createdAt = await deps.accountAge.createdAt(did);
   try {
-    const { data } = await deps.appview.app.bsky.actor.getProfile({ actor: did });
+    const data = await deps.appview.getProfile({ actor: did });
     const handle = data.handle === INVALID_HANDLE ? await deps.identityHandle(did) : data.handle;
     return {
       networkUserId: did,

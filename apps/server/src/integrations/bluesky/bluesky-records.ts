@@ -1,7 +1,8 @@
-import { AtpAgent, type AppBskyFeedDefs } from '@atproto/api';
+import type { AppBskyFeedDefs } from '@atcute/bluesky';
 import { IdResolver } from '@atproto/identity';
 import { BoundedMap } from '../../lib/bounded-map';
 import type { CallBudget, PostRecord, RecordKind, RecordsFound } from '../../social/social-network';
+import { BlueskyAppView } from './bluesky-appview';
 import { claimedTime } from './bluesky-claimed-time';
 import { LIKE_COLLECTION, REPOST_COLLECTION } from './bluesky-events';
 import { CALL_TIMEOUT_MS, guardedFetch, ownListedRecord, timedFetch } from './guarded-fetch';
@@ -49,7 +50,7 @@ class Stop extends Error {
  * fails or is refused only leaves that account's record not found).
  */
 export class BlueskyRecordReader {
-  private readonly appview: AtpAgent;
+  private readonly appview: BlueskyAppView;
   private readonly resolver: IdResolver;
   /** The accounts' PDSes read so far, the newest PDS_CACHE_SIZE (one per account whose record was looked up). */
   private readonly pds = new BoundedMap<string, Promise<string | null>>(PDS_CACHE_SIZE);
@@ -57,10 +58,7 @@ export class BlueskyRecordReader {
   private readonly pdsFetch: typeof globalThis.fetch;
 
   constructor(private readonly options: RecordReaderOptions) {
-    this.appview = new AtpAgent({
-      service: options.appviewUrl,
-      fetch: timedFetch(CALL_TIMEOUT_MS, options.fetch),
-    });
+    this.appview = new BlueskyAppView(options.appviewUrl, timedFetch(CALL_TIMEOUT_MS, options.fetch));
     this.pdsFetch = guardedFetch({
       allowHttp: options.allowHttp,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -122,7 +120,7 @@ export class BlueskyRecordReader {
     let cursor: string | undefined;
     do {
       spend();
-      const { data } = await this.appview.app.bsky.feed.getQuotes({
+      const data = await this.appview.getQuotes({
         uri,
         limit: PAGE_LIMIT,
         ...(cursor ? { cursor } : {}),
@@ -135,7 +133,7 @@ export class BlueskyRecordReader {
 
   private async replies(uri: string, spend: () => void): Promise<AppBskyFeedDefs.PostView[]> {
     spend();
-    const { data } = await this.appview.app.bsky.feed.getPostThread({ uri, depth: 1, parentHeight: 0 });
+    const data = await this.appview.getPostThread({ uri, depth: 1, parentHeight: 0 });
     const replies = (data.thread as { replies?: unknown[] }).replies ?? [];
     return replies.flatMap((reply) => {
       const view = (reply as { post?: AppBskyFeedDefs.PostView }).post;
@@ -154,11 +152,11 @@ export class BlueskyRecordReader {
       spend();
       const page = { uri, limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) };
       if (kind === 'like') {
-        const { data } = await this.appview.app.bsky.feed.getLikes(page);
+        const data = await this.appview.getLikes(page);
         dids.push(...data.likes.map((l) => l.actor.did));
         cursor = data.likes.length > 0 ? data.cursor : undefined;
       } else {
-        const { data } = await this.appview.app.bsky.feed.getRepostedBy(page);
+        const data = await this.appview.getRepostedBy(page);
         dids.push(...data.repostedBy.map((a) => a.did));
         cursor = data.repostedBy.length > 0 ? data.cursor : undefined;
       }

@@ -1,5 +1,5 @@
-import { AtpAgent } from '@atproto/api';
 import { IdResolver, parseToAtprotoDocument } from '@atproto/identity';
+import { ClientValidationError } from '@atcute/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogueError } from '../../lib/errors';
 import { hashBrowserId } from '../../modules/identity/browser-id';
@@ -16,6 +16,8 @@ import { freePort } from '../../test/free-port';
 import { cookieHeader, keepCookies, newBrowser } from '../../test/linking-flow';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { AccountAge } from './bluesky-account-age';
+import { BlueskyAppView } from './bluesky-appview';
+import { BlueskySocialNetwork } from './bluesky-network';
 import { linkedProfileOf } from './bluesky-profile';
 
 const skip = atprotoNetworkSkipReason();
@@ -71,9 +73,9 @@ describe.skipIf(skip !== null)('what Bluesky linking trusts, on a local AT Proto
   }, 60_000);
 
   it('refuses as a referee a new account whose profile claims an old createdAt (REQUIRES_VERIFICATION)', async () => {
-    const appview = new AtpAgent({ service: network.appviewUrl });
+    const appview = new BlueskyAppView(network.appviewUrl);
     // The open-source AppView believes the profile record: the date the member wrote.
-    const { data } = await appview.app.bsky.actor.getProfile({ actor: did.newbie ?? '' });
+    const data = await appview.getProfile({ actor: did.newbie ?? '' });
     expect(data.createdAt).toBe(CLAIMED);
 
     const resolver = new IdResolver({ plcUrl: network.plcUrl, fetch: globalThis.fetch });
@@ -122,6 +124,49 @@ describe.skipIf(skip !== null)('what Bluesky linking trusts, on a local AT Proto
     ).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(CatalogueError);
     expect((refused as CatalogueError).code).toBe('REQUIRES_VERIFICATION');
+  });
+
+  it("reads profiles from the AppView, checked against the query's own schema: a handle out of shape or unknown is no author, an answer out of shape fails the call", async () => {
+    const reader = new BlueskySocialNetwork({
+      appviewUrl: network.appviewUrl,
+      postUrlBase: 'https://bsky.app',
+    });
+    const author = await reader.authorByHandle('@newbie.test');
+    expect(author).toMatchObject({ networkUserId: did.newbie, handle: 'newbie.test', followers: 1 });
+    expect(await reader.authorsByIds([did.alice as Did, did.fan as Did])).toHaveLength(2);
+
+    // Refused before any call: the AppView is never asked for a handle out of shape.
+    const asked: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      asked.push(String(input));
+      return fetch(input, init);
+    };
+    const countingReader = new BlueskySocialNetwork({
+      appviewUrl: network.appviewUrl,
+      postUrlBase: 'https://bsky.app',
+      fetch: counting,
+    });
+    expect(await countingReader.authorByHandle('not a handle')).toBeNull();
+    expect(asked).toEqual([]);
+    // Asked, and refused by the AppView itself (400).
+    expect(await countingReader.authorByHandle('nobody-here.test')).toBeNull();
+    expect(asked).toHaveLength(1);
+
+    // The real AppView's answer with the profile's DID taken out: the call fails rather than reading it.
+    const broken: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      const body = (await answer.json()) as Record<string, unknown>;
+      delete body.did;
+      return new Response(JSON.stringify(body), { status: answer.status, headers: answer.headers });
+    };
+    const appview = new BlueskyAppView(network.appviewUrl, broken);
+    await expect(appview.getProfile({ actor: did.newbie as Did })).rejects.toBeInstanceOf(
+      ClientValidationError,
+    );
+    // And a refusal keeps its status and the AppView's error name.
+    await expect(
+      new BlueskyAppView(network.appviewUrl).getProfile({ actor: 'nobody-here.test' }),
+    ).rejects.toMatchObject({ status: 400, error: 'InvalidRequest' });
   });
 
   it('dates a did:plc by its first operation in the directory, once per account (bounded), and a did:web not at all', async () => {
