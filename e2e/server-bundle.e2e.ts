@@ -57,6 +57,35 @@ describe("the server's bundle (scripts/build.mjs)", () => {
     expect(all.match(/\bAgent\d*=class extends DispatcherBase\b/g) ?? []).toHaveLength(1);
   });
 
+  it('holds one copy of each version of a package, however many npm installed (zod 3 and ajv: issue 33)', () => {
+    const dist = path.join(serverDir, 'dist');
+    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string }>;
+    };
+    // Each bundled package's directory (node_modules/…/node_modules/<name>), from every chunk's whole map.
+    const dirs = new Set<string>();
+    for (const name of files.keys()) {
+      const map = JSON.parse(fs.readFileSync(path.join(dist, `${name}.full.map`), 'utf8')) as {
+        sources: string[];
+      };
+      for (const source of map.sources) {
+        const dir = /^(?:\.\.\/)*(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1];
+        if (dir) dirs.add(dir);
+      }
+    }
+    const byVersion = new Map<string, string[]>();
+    for (const dir of dirs) {
+      const key = `${dir.replace(/.*node_modules\//, '')}@${lock.packages[dir]?.version ?? '?'}`;
+      byVersion.set(key, [...(byVersion.get(key) ?? []), dir]);
+    }
+    expect([...byVersion].filter(([, copies]) => copies.length > 1)).toEqual([]);
+    // The check reads what it should: zod 3 (the @atproto packages') and zod 4 (ours) are both there, once each.
+    expect([...byVersion.keys()].filter((key) => key.startsWith('zod@')).sort()).toEqual([
+      expect.stringMatching(/^zod@3\./),
+      expect.stringMatching(/^zod@4\./),
+    ]);
+  });
+
   it("imports Node's built-in modules through require, never through their ES module facade", () => {
     // The facade reads every export, lazy ones too: `import http from 'node:http'` loaded undici (issue 33).
     for (const [name, text] of files) {

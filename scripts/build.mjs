@@ -130,6 +130,73 @@ function asciiSource(file) {
 const unusedUndici = /^undici_v(\d+)$/;
 
 /**
+ * Where npm installed one version of a package more than once (it nests a copy under each dependent when the root
+ * holds another major), the bundle keeps one (issue 33). The @atproto packages each pull zod 3.25.76 beside the
+ * root's zod 4, which put ten copies of the same zod into the server's chunks, up to seven of them evaluated by a
+ * Bluesky server's serving thread, each with its own classes and schemas; ajv 8.20.0 came three times (Fastify's
+ * compiler, its serializer, ajv-formats). Read from package-lock.json (which the build's hash covers): each such
+ * copy's directory → the one kept, a copy a production install has (not `dev`) first, then the shortest path, then
+ * the first in order, so every build keeps the same one.
+ */
+export function sameVersionCopies(root) {
+  const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+  const copiesOf = new Map();
+  for (const [dir, entry] of Object.entries(lock.packages ?? {})) {
+    const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(dir)?.[1];
+    if (!name || entry.link || !entry.version) continue;
+    // An optional package for another platform is in the lock, not on disk.
+    if (!fs.existsSync(path.join(root, dir, 'package.json'))) continue;
+    const key = `${name}@${entry.version}`;
+    copiesOf.set(key, [...(copiesOf.get(key) ?? []), { dir, dev: entry.dev === true }]);
+  }
+  const kept = new Map();
+  for (const copies of copiesOf.values()) {
+    if (copies.length < 2) continue;
+    const [first] = [...copies].sort(
+      (a, b) => Number(a.dev) - Number(b.dev) || a.dir.length - b.dir.length || (a.dir < b.dir ? -1 : 1),
+    );
+    for (const { dir } of copies)
+      if (dir !== first.dir) kept.set(path.join(root, dir), path.join(root, first.dir));
+  }
+  return kept;
+}
+
+/** The package directory a resolved file is in (the innermost node_modules/<name> or node_modules/@scope/<name>). */
+const packageDirOf = (file) => /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(file)?.[1];
+
+/** esbuild: a package imported from another copy of the same version resolves into the copy kept. */
+function oneCopyPerVersion(copies) {
+  const again = Symbol('resolved once');
+  return {
+    name: 'one-copy-per-version',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === again || copies.size === 0) return undefined;
+        const result = await pluginBuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          namespace: args.namespace,
+          resolveDir: args.resolveDir,
+          pluginData: again,
+        });
+        // Not found (an optional require in a try, such as ws's bufferutil): esbuild says what it says without this.
+        if (result.errors.length > 0) return undefined;
+        const dir = result.namespace === 'file' && !result.external ? packageDirOf(result.path) : undefined;
+        const kept = dir && copies.get(dir);
+        return {
+          path: kept ? kept + result.path.slice(dir.length) : result.path,
+          namespace: result.namespace,
+          external: result.external,
+          sideEffects: result.sideEffects,
+          suffix: result.suffix,
+          pluginData: result.pluginData,
+        };
+      });
+    },
+  };
+}
+
+/**
  * Two packages that load a heavy built-in module on every server when only an option or a rare payload needs it,
  * changed in the bundle (issue 33, docs/benchmarks.md). Each change names the exact text it replaces, and the build
  * fails if the text is not there (a new version of the package), so no change is dropped without a word.
@@ -259,6 +326,7 @@ async function buildServer(outDir) {
     // The npm packages are bundled too (issue 33): a start then reads and compiles a few files instead of ~600
     // modules resolved one by one in node_modules (~0.4 s of a restart). Kept out: what cannot be bundled.
     plugins: [
+      oneCopyPerVersion(sameVersionCopies(repoRoot)),
       {
         name: 'unbundled-packages',
         setup(pluginBuild) {
