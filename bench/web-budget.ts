@@ -6,6 +6,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumPath, offlineChromiumFlags } from '../e2e/support/chromium';
+import { demoCaughtUp } from '../e2e/support/demo';
 import { startServer } from '../e2e/support/server';
 import { buildBareApp, initialJsGzipBytes } from './lib/bare-app';
 import { repoRoot } from './lib/spawn-server';
@@ -94,8 +95,12 @@ export async function webBudget(): Promise<void> {
     `web initial JS (gzip): ${fmt(bundle.web / 1024)} KiB vs bare app ${fmt(bundle.bare / 1024)} KiB = ` +
       `${fmt(bundle.ratio)}× (goal ≤${GOAL_RATIO}×, ceiling ${CEILING_RATIO}×: ${verdict})`,
   );
-  const server = await startServer({ LOG_LEVEL: 'warn' });
+  const server = await startServer({ LOG_LEVEL: 'info' });
   try {
+    // The demo replays its history for the first seconds after a start, on the same two cores as Chromium: a
+    // first run then timed the browser's tasks against the server's replay (the first run of each set missed the
+    // goal, issue 33). The page is measured once the server is idle, as on a phone that shares no CPU with it.
+    await demoCaughtUp(server, 300_000);
     // The performance score moves with the machine's load: report the median of several runs, and each run.
     const runs: Scores[] = [];
     for (let round = 0; round < rounds; round++) runs.push(await lighthouseScores(`${server.origin}/`));
