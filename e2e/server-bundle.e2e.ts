@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { builtinModules, SourceMap, type SourceMapPayload } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservePort } from '../apps/server/src/test/free-port';
 import { migratedPgliteDataDir } from '../apps/server/src/test/pglite-template';
@@ -84,6 +85,26 @@ describe("the server's bundle (scripts/build.mjs)", () => {
       expect.stringMatching(/^zod@3\./),
       expect.stringMatching(/^zod@4\./),
     ]);
+  });
+
+  it("holds undici's Agent alone, which Node's fetch dispatches through: a name is checked as it resolves", async () => {
+    const [name, text] =
+      [...files].find(([, code]) => /\bAgent\d*=class extends DispatcherBase\b/.test(code)) ?? [];
+    if (!name || !text) throw new Error("no chunk holds undici's Agent");
+    // Not undici's index: none of its fetch, WebSocket or cache (6 MB of heap where the Agent takes 2.4, issue 33).
+    expect(text).not.toMatch(/\b(WebSocket|EventSource|CacheStorage)\d*=class\b/);
+    const chunk = (await import(pathToFileURL(path.join(serverDir, 'dist', name)).href)) as {
+      safeFetchWrap: (options: { ssrfProtection: boolean }) => typeof fetch;
+    };
+    const guarded = chunk.safeFetchWrap({ ssrfProtection: true });
+    // A name that passes every check before a connection, refused by the Agent's own lookup as it connects.
+    const error = await guarded('https://pds.example.test/xrpc/com.atproto.repo.listRecords', {
+      redirect: 'error',
+    }).then(
+      () => null,
+      (e: unknown) => e as Error & { cause?: Error },
+    );
+    expect(String(error?.cause?.message)).toMatch(/not a public domain/);
   });
 
   it("imports Node's built-in modules through require, never through their ES module facade", () => {
