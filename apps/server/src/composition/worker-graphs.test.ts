@@ -26,10 +26,16 @@ const FORBIDDEN: { name: string; input: RegExp }[] = [
  * for scripts/build.mjs: type-only imports are erased, so what is listed is what the thread compiles.
  */
 async function graphOf(entry: string): Promise<string[]> {
+  return Object.keys((await metafileOf([entry], false)).inputs);
+}
+
+/** esbuild's metafile of `entries` bundled as scripts/build.mjs bundles them, split into chunks or not. */
+async function metafileOf(entries: string[], splitting: boolean): Promise<Metafile> {
   const result = await build({
-    entryPoints: [path.join(SRC, entry)],
+    entryPoints: entries.map((entry) => path.join(SRC, entry)),
     absWorkingDir: paths.repoRoot,
     bundle: true,
+    splitting,
     platform: 'node',
     target: 'node24',
     format: 'esm',
@@ -40,7 +46,7 @@ async function graphOf(entry: string): Promise<string[]> {
     // As scripts/build.mjs's `unbundled`: loaded from node_modules at run time (PGlite is what its thread runs).
     external: ['@electric-sql/pglite', '@electric-sql/pglite/*', 'koffi'],
   });
-  return Object.keys((result.metafile as Metafile).inputs);
+  return result.metafile as Metafile;
 }
 
 /** The forbidden things a graph holds, each with the first file of it (an empty list: none). */
@@ -94,21 +100,7 @@ describe('the worker threads load only what they run', () => {
  * listed apart).
  */
 async function servingGraphOf(entries: string[]): Promise<{ loaded: string[]; onDemand: string[] }> {
-  const result = await build({
-    entryPoints: entries.map((entry) => path.join(SRC, entry)),
-    absWorkingDir: paths.repoRoot,
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'esm',
-    write: false,
-    outdir: 'out',
-    metafile: true,
-    logLevel: 'silent',
-    external: ['@electric-sql/pglite', '@electric-sql/pglite/*', 'koffi'],
-  });
-  const { outputs } = result.metafile as Metafile;
+  const { outputs } = await metafileOf(entries, true);
   // Each module loaded with import() is an entry point of its own in the metafile: only the entries asked for start.
   const wanted = new Set(entries.map((entry) => `apps/server/src/${entry}`));
   const starts = Object.keys(outputs).filter((file) => wanted.has(outputs[file]?.entryPoint ?? ''));
