@@ -9,7 +9,7 @@ import {
   type ToThread,
 } from './pglite-thread-protocol';
 import type { BundleRelease } from './pglite-file-bundle';
-import { watchThreadHeap } from '../lib/thread-heaps';
+import { threadResourceLimits, watchThreadHeap } from '../lib/thread-heaps';
 
 /**
  * The thread's entry, pglite-thread-entry.ts: built beside the server's bundle as pglite-thread.js (scripts/build.mjs;
@@ -80,7 +80,7 @@ export class PgliteThread {
     const cache = module.getCompileCacheDir();
     this.worker = new Worker(entry.url, {
       execArgv: entry.execArgv,
-      resourceLimits: { maxOldGenerationSizeMb: DATABASE_THREAD_OLD_GENERATION_MB },
+      resourceLimits: threadResourceLimits(DATABASE_THREAD_OLD_GENERATION_MB),
       ...(cache ? { env: childProcessEnv({ NODE_COMPILE_CACHE: cache }) } : {}),
     });
     // Held open only while a call waits for its answer (as an in-thread PGlite holds nothing open).

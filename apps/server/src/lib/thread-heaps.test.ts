@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { readThreadHeaps, watchThreadHeap } from './thread-heaps';
+import { childProcessEnv } from '../config/child-env';
+import { paths } from '../config/config';
+import { readThreadHeaps, THREAD_YOUNG_GENERATION_MB, watchThreadHeap } from './thread-heaps';
 
 /** A thread that keeps `mb` MB of arrays (128 numbers of 8 bytes each) alive in its heap and an ArrayBuffer of 8 MB outside it until told to end. */
 const holder = (mb: number) =>
@@ -48,5 +54,47 @@ describe('the threads’ heaps', () => {
     expect(await of('holder-b')).toEqual([]);
     worker.postMessage('end');
     await once(worker, 'exit');
+  });
+});
+
+/**
+ * A node process started with `flags` (and NODE_OPTIONS `nodeOptions`) that churns its serving heap and then that of
+ * a thread started with `threadResourceLimits`, and prints each one's new space (its two semi-spaces) in MB: with
+ * objects surviving each scavenge, V8 grows a semi-space to its limit.
+ */
+async function newSpaces(flags: string[], nodeOptions = ''): Promise<{ serving: number; thread: number }> {
+  const churn = `let kept = []; for (let i = 0; i < 3e6; i++) { kept.push({ i, s: 'x' + i }); if (kept.length > 2e4) kept = []; }`;
+  const newSpace = `process.getBuiltinModule('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576`;
+  const module = pathToFileURL(path.join(import.meta.dirname, 'thread-heaps.ts')).href;
+  const code = `
+    const { Worker } = await import('node:worker_threads');
+    const { threadResourceLimits } = await import(${JSON.stringify(module)});
+    ${churn}
+    const serving = ${newSpace};
+    const worker = new Worker(\`${churn}; process.getBuiltinModule('node:worker_threads').parentPort.postMessage(${newSpace});\`, {
+      eval: true,
+      resourceLimits: threadResourceLimits(64),
+    });
+    worker.once('message', (thread) => { console.log(JSON.stringify({ serving, thread })); process.exit(0); });`;
+  const tsx = path.join(paths.repoRoot, 'node_modules/tsx/dist/loader.mjs');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...flags, '--import', pathToFileURL(tsx).href, '--input-type=module', '-e', code],
+    { env: childProcessEnv({ NODE_OPTIONS: nodeOptions }) },
+  );
+  return JSON.parse(stdout) as { serving: number; thread: number };
+}
+
+describe('the threads’ young generation (threadResourceLimits)', () => {
+  it('is the threads’ own under the server’s --max-semi-space-size=4, which sizes the serving thread’s alone', async () => {
+    // Two semi-spaces of 4 MB; the thread's two of a third of its young generation each.
+    expect(await newSpaces(['--max-semi-space-size=4'])).toEqual({
+      serving: 8,
+      thread: (2 * THREAD_YOUNG_GENERATION_MB) / 3,
+    });
+  });
+
+  it('follows the operator’s --max-semi-space-size in NODE_OPTIONS, for the threads too', async () => {
+    expect(await newSpaces([], '--max-semi-space-size=8')).toEqual({ serving: 16, thread: 16 });
   });
 });

@@ -1,5 +1,5 @@
-import { getHeapStatistics, type HeapInfo } from 'node:v8';
-import type { Worker } from 'node:worker_threads';
+import { getHeapStatistics, setFlagsFromString, type HeapInfo } from 'node:v8';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 
 /**
  * The V8 heaps of this process's threads, each read as Prometheus scrapes it (issues 31 and 33): the serving
@@ -20,6 +20,35 @@ export type ThreadHeap = {
   /** Memory outside the heap that its objects hold: ArrayBuffers' contents, PGlite's WebAssembly memory. */
   externalBytes: number;
 };
+
+/**
+ * The young generation of each worker thread's V8 heap (MB; V8 splits it into two semi-spaces of a third each and a
+ * third for new large objects): semi-spaces of 1 MB, a quarter of the serving thread's 4 (`--max-semi-space-size=4`,
+ * scripts/runtime-env.mjs). A Bluesky server runs three isolates, and under the stream each one's young generation
+ * filled to its limit. With the threads' at this size a Bluesky server at 2,000 events/s held 6-10 MB less, and the
+ * distinct backlog was stored no slower (issues 31 and 33, docs/benchmarks.md). The serving thread keeps its 4 MB:
+ * at 2 MB its reads and starts were within the runs' noise, not better, and an idle demo (no threads) was no smaller.
+ */
+export const THREAD_YOUNG_GENERATION_MB = 3;
+
+let threadsOwnYoungGeneration = false;
+
+/**
+ * The resource limits of a worker thread of this server: `oldGenerationMb` (each thread says why its own) and the
+ * young generation above. V8 takes a thread's `maxYoungGenerationSizeMb` only while no `--max-semi-space-size` is set
+ * for the process, which then wins for every isolate: the server's own (package.json's start scripts) has already
+ * sized the serving thread's heap as the process started, so it is cleared here before the first thread starts, and
+ * each thread's heap is sized by its limits as V8 creates it (apps/server/src/lib/thread-heaps.test.ts checks both
+ * sizes). One in NODE_OPTIONS is the operator's (docs/configuration.md, "Memory") and stays, for the threads too.
+ */
+export function threadResourceLimits(oldGenerationMb: number): ResourceLimits {
+  if (!threadsOwnYoungGeneration) {
+    threadsOwnYoungGeneration = true;
+    if (!/(^|\s)--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? ''))
+      setFlagsFromString('--max-semi-space-size=0');
+  }
+  return { maxOldGenerationSizeMb: oldGenerationMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
+}
 
 type HeapSource = { getHeapStatistics(): Promise<HeapInfo> };
 

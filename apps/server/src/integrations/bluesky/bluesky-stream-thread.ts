@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { StreamInterest } from '../../social/stream-interest';
 import type { StreamBatch, StreamCursor } from '../../social/stream-source';
-import { watchThreadHeap } from '../../lib/thread-heaps';
+import { threadResourceLimits, watchThreadHeap } from '../../lib/thread-heaps';
 import { StalledConnectionError, type RelayReadOptions, type RelaySink } from './bluesky-relay';
 import type { FromWorker, ToWorker, WorkerStart } from './bluesky-stream-protocol';
 
@@ -113,7 +113,7 @@ export class StreamThread {
     const worker = new Worker(entry.url, {
       workerData: data,
       execArgv: entry.execArgv,
-      resourceLimits: { maxOldGenerationSizeMb: STREAM_THREAD_OLD_GENERATION_MB },
+      resourceLimits: threadResourceLimits(STREAM_THREAD_OLD_GENERATION_MB),
     });
     // The server's lifecycle ends the process; the thread never holds it open.
     worker.unref();
