@@ -33,6 +33,14 @@ export const memoryEnvShape = {
   MEMORY_TRIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 };
 
+/**
+ * Whether the operator chose V8's young generation (`--max-semi-space-size` in NODE_OPTIONS): then the start script
+ * adds none (scripts/runtime-env.mjs) and the worker threads keep the operator's too (lib/thread-heaps.ts).
+ */
+export function operatorSetsSemiSpace(nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
+  return /(^|\s)--max-semi-space-size/.test(nodeOptions);
+}
+
 export function pgliteMemory(e: {
   PGLITE_SHARED_BUFFERS: string;
   PGLITE_MAINTENANCE_WORK_MEM: string;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { childProcessEnv } from '../config/child-env';
-import { paths } from '../config/config';
+import { tsxNodeArgs } from '../test/cli-process';
 import { readThreadHeaps, THREAD_YOUNG_GENERATION_MB, watchThreadHeap } from './thread-heaps';
 
 /** A thread that keeps `mb` MB of arrays (128 numbers of 8 bytes each) alive in its heap and an ArrayBuffer of 8 MB outside it until told to end. */
@@ -76,10 +76,9 @@ async function newSpaces(flags: string[], nodeOptions = ''): Promise<{ serving: 
       resourceLimits: threadResourceLimits(64),
     });
     worker.once('message', (thread) => { console.log(JSON.stringify({ serving, thread })); process.exit(0); });`;
-  const tsx = path.join(paths.repoRoot, 'node_modules/tsx/dist/loader.mjs');
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [...flags, '--import', pathToFileURL(tsx).href, '--input-type=module', '-e', code],
+    [...flags, ...tsxNodeArgs, '--input-type=module', '-e', code],
     { env: childProcessEnv({ NODE_OPTIONS: nodeOptions }) },
   );
   return JSON.parse(stdout) as { serving: number; thread: number };

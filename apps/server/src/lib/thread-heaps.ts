@@ -1,5 +1,6 @@
 import { getHeapStatistics, setFlagsFromString, type HeapInfo } from 'node:v8';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { operatorSetsSemiSpace } from '../config/memory-config';
 
 /**
  * The V8 heaps of this process's threads, each read as Prometheus scrapes it (issues 31 and 33): the serving
@@ -44,8 +45,7 @@ let threadsOwnYoungGeneration = false;
 export function threadResourceLimits(oldGenerationMb: number): ResourceLimits {
   if (!threadsOwnYoungGeneration) {
     threadsOwnYoungGeneration = true;
-    if (!/(^|\s)--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? ''))
-      setFlagsFromString('--max-semi-space-size=0');
+    if (!operatorSetsSemiSpace()) setFlagsFromString('--max-semi-space-size=0');
   }
   return { maxOldGenerationSizeMb: oldGenerationMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
 }

@@ -19,7 +19,7 @@ export const serverDir = path.join(paths.repoRoot, 'apps/server');
  * What the tsx command runs (its child: this node with tsx's loader), started directly: one node process per
  * command instead of two, which the operator-command tests start dozens of.
  */
-const tsxNodeArgs = [
+export const tsxNodeArgs = [
   '--require',
   path.join(paths.repoRoot, 'node_modules/tsx/dist/preflight.cjs'),
   '--import',

@@ -13,10 +13,11 @@ import type { ActorIdentifier, ResourceUri } from '@atcute/lexicons';
 /**
  * The public AppView's reads (profiles, posts, threads, likes, reposts, quotes), through `@atcute/client` (issue 33).
  * `@atproto/api`'s agent loads every lexicon document of the protocol as objects to check each answer (importing
- * the Bluesky adapter took 3.8 MB more heap with it in a fresh process, docs/benchmarks.md); here each answer is checked against the schema of its own query
- * only, so an AppView that answers out of shape fails the call (ClientValidationError) as the agent's check did,
- * rather than reaching the code that reads it. A refusal (any status but 200) throws `ClientResponseError`, whose
- * `status` the callers read (400: no such profile; 429: slow down).
+ * the Bluesky adapter took 3.8 MB more heap with it in a fresh process, docs/benchmarks.md); here each answer is
+ * checked against the schema of its own query only, so an AppView that answers out of shape fails the call
+ * (ClientValidationError) as the agent's check did, rather than reaching the code that reads it. A refusal (any
+ * status but 200) throws `ClientResponseError`, whose `status` the callers read (400: no such profile; 429: slow
+ * down).
  *
  * Signing in and writing (the ledger publisher, the gap fill's search) stay with `@atproto/api`, loaded only when
  * they run.
