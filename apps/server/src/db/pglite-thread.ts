@@ -1,6 +1,7 @@
 import module from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { childProcessEnv } from '../config/child-env';
+import { operatorSetsSemiSpace } from '../config/memory-config';
 import {
   fromThreadError,
   type FromThread,
@@ -80,7 +81,7 @@ export class PgliteThread {
     const cache = module.getCompileCacheDir();
     this.worker = new Worker(entry.url, {
       execArgv: entry.execArgv,
-      resourceLimits: threadResourceLimits(DATABASE_THREAD_OLD_GENERATION_MB),
+      resourceLimits: threadResourceLimits(DATABASE_THREAD_OLD_GENERATION_MB, operatorSetsSemiSpace()),
       ...(cache ? { env: childProcessEnv({ NODE_COMPILE_CACHE: cache }) } : {}),
     });
     // Held open only while a call waits for its answer (as an in-thread PGlite holds nothing open).

@@ -66,14 +66,16 @@ async function newSpaces(flags: string[], nodeOptions = ''): Promise<{ serving: 
   const churn = `let kept = []; for (let i = 0; i < 3e6; i++) { kept.push({ i, s: 'x' + i }); if (kept.length > 2e4) kept = []; }`;
   const newSpace = `process.getBuiltinModule('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576`;
   const module = pathToFileURL(path.join(import.meta.dirname, 'thread-heaps.ts')).href;
+  const config = pathToFileURL(path.join(import.meta.dirname, '../config/memory-config.ts')).href;
   const code = `
     const { Worker } = await import('node:worker_threads');
     const { threadResourceLimits } = await import(${JSON.stringify(module)});
+    const { operatorSetsSemiSpace } = await import(${JSON.stringify(config)});
     ${churn}
     const serving = ${newSpace};
     const worker = new Worker(\`${churn}; process.getBuiltinModule('node:worker_threads').parentPort.postMessage(${newSpace});\`, {
       eval: true,
-      resourceLimits: threadResourceLimits(64),
+      resourceLimits: threadResourceLimits(64, operatorSetsSemiSpace()),
     });
     worker.once('message', (thread) => { console.log(JSON.stringify({ serving, thread })); process.exit(0); });`;
   const { stdout } = await promisify(execFile)(

@@ -1,6 +1,5 @@
 import { getHeapStatistics, setFlagsFromString, type HeapInfo } from 'node:v8';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import { operatorSetsSemiSpace } from '../config/memory-config';
 
 /**
  * The V8 heaps of this process's threads, each read as Prometheus scrapes it (issues 31 and 33): the serving
@@ -40,12 +39,16 @@ let threadsOwnYoungGeneration = false;
  * for the process, which then wins for every isolate: the server's own (package.json's start scripts) has already
  * sized the serving thread's heap as the process started, so it is cleared here before the first thread starts, and
  * each thread's heap is sized by its limits as V8 creates it (apps/server/src/lib/thread-heaps.test.ts checks both
- * sizes). One in NODE_OPTIONS is the operator's (docs/configuration.md, "Memory") and stays, for the threads too.
+ * sizes). One in NODE_OPTIONS is the operator's (`operatorSetsSemiSpace()`, config/memory-config.ts; docs/configuration.md,
+ * "Memory") and stays, for the threads too.
  */
-export function threadResourceLimits(oldGenerationMb: number): ResourceLimits {
+export function threadResourceLimits(
+  oldGenerationMb: number,
+  operatorSetsSemiSpace: boolean,
+): ResourceLimits {
   if (!threadsOwnYoungGeneration) {
     threadsOwnYoungGeneration = true;
-    if (!operatorSetsSemiSpace()) setFlagsFromString('--max-semi-space-size=0');
+    if (!operatorSetsSemiSpace) setFlagsFromString('--max-semi-space-size=0');
   }
   return { maxOldGenerationSizeMb: oldGenerationMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { operatorSetsSemiSpace } from '../../config/memory-config';
 import type { StreamInterest } from '../../social/stream-interest';
 import type { StreamBatch, StreamCursor } from '../../social/stream-source';
 import { threadResourceLimits, watchThreadHeap } from '../../lib/thread-heaps';
@@ -113,7 +114,7 @@ export class StreamThread {
     const worker = new Worker(entry.url, {
       workerData: data,
       execArgv: entry.execArgv,
-      resourceLimits: threadResourceLimits(STREAM_THREAD_OLD_GENERATION_MB),
+      resourceLimits: threadResourceLimits(STREAM_THREAD_OLD_GENERATION_MB, operatorSetsSemiSpace()),
     });
     // The server's lifecycle ends the process; the thread never holds it open.
     worker.unref();
