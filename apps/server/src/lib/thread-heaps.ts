@@ -39,8 +39,8 @@ let threadsOwnYoungGeneration = false;
  * for the process, which then wins for every isolate: the server's own (package.json's start scripts) has already
  * sized the serving thread's heap as the process started, so it is cleared here before the first thread starts, and
  * each thread's heap is sized by its limits as V8 creates it (apps/server/src/lib/thread-heaps.test.ts checks both
- * sizes). One in NODE_OPTIONS is the operator's (`operatorSetsSemiSpace()`, config/memory-config.ts; docs/configuration.md,
- * "Memory") and stays, for the threads too.
+ * sizes). One in NODE_OPTIONS is the operator's (`operatorSetsSemiSpace()`, config/memory-config.ts;
+ * docs/configuration.md, "Memory") and stays, for the threads too.
  */
 export function threadResourceLimits(
   oldGenerationMb: number,
