@@ -108,9 +108,6 @@ export async function serve(
   }
   // Memory the start, the demo's replay and bursts of load leave behind goes back to the system once quiet.
   const memoryTrim = await startMemoryTrim(log, config.memoryTrimSeconds * 1000);
-  if (config.logEventLoopSeconds > 0) {
-    monitorEventLoop(log, { everyMs: config.logEventLoopSeconds * 1000, slowMs: config.logSlowMs });
-  }
   const worker: WorkerRuntime | undefined =
     role === 'api'
       ? undefined
@@ -202,6 +199,11 @@ export async function serve(
     await app.listen({ port: config.port, host: config.host });
     markPhase('listening');
     log.info(`Manaboard is serving ${config.publicOrigin}`);
+  }
+  // From here a stalled loop keeps requests waiting: the start before it (modules compiled, the worker's runtime
+  // loaded, ~0.3 s of one thread) accepted none, and would count in the first window as a stall of the serving loop.
+  if (config.logEventLoopSeconds > 0) {
+    monitorEventLoop(log, { everyMs: config.logEventLoopSeconds * 1000, slowMs: config.logSlowMs });
   }
   // The code compiled so far goes to the build's compile cache now (scripts/run.mjs), not only at exit: a server
   // that is killed or crashes still leaves it for the next start. Nothing when the cache is off.
