@@ -4,7 +4,12 @@ import type { RefillReport } from './bluesky-refill';
 import type { RelayReadOptions } from './bluesky-relay';
 
 /** What the stream's worker thread is started with (workerData). */
-export type WorkerStart = { interest: PortableInterest; maxFrameBytes: number };
+export type WorkerStart = {
+  interest: PortableInterest;
+  maxFrameBytes: number;
+  /** The thread's nice value (bluesky-stream-thread.ts, STREAM_THREAD_NICE). */
+  nice: number;
+};
 
 /** Messages from the serving thread to the stream's worker thread (bluesky-stream-serve.ts). */
 export type ToWorker =

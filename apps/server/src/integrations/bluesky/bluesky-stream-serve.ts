@@ -9,6 +9,7 @@
  * before those batches were stored does not make the copy forget them (`through`).
  */
 import type { MessagePort } from 'node:worker_threads';
+import { lowerThreadPriority } from '../../lib/thread-priority';
 import type { PostEvent } from '../../social/stream-events';
 import { StreamInterest, type PortableInterest } from '../../social/stream-interest';
 import { createFrameReader } from './bluesky-frames';
@@ -25,6 +26,7 @@ export function serveStreamThread(
   start: WorkerStart,
   namerOf: (terms: unknown) => (post: PostEvent) => boolean,
 ): void {
+  lowerThreadPriority(start.nice);
   const post = (message: FromWorker) => port.postMessage(message);
 
   const interest = new StreamInterest(Date.now, postMadeAt);

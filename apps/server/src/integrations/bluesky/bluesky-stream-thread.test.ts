@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { encode, toBytes } from '@atcute/cbor';
 import * as CID from '@atcute/cid';
@@ -12,6 +13,7 @@ import { PROGRAMME_FILE } from '../../modules/programme/programme.service';
 import { StreamInterest } from '../../social/stream-interest';
 import type { SkipReason, StreamBatch } from '../../social/stream-source';
 import { BlueskyFirehose } from './bluesky-firehose';
+import { STREAM_THREAD_NICE } from './bluesky-stream-thread';
 import { createFrameReader } from './bluesky-frames';
 import { block, car, commitFrame, frame, like, post } from './bluesky-frames.test-support';
 
@@ -95,6 +97,29 @@ describe('the Bluesky stream read in a worker thread', () => {
     // The post was tracked by the thread's copy of the interest, not by this one: the frames were read there.
     expect(mine.size.tracked).toBe(1);
   }, 30_000);
+
+  it.runIf(process.platform === 'linux')(
+    'reads at a lower CPU priority than the thread that serves (STREAM_THREAD_NICE), which keeps its own',
+    async () => {
+      // Each thread of this process with its nice value (/proc/self/task/<tid>/stat, field 19).
+      const nices = () =>
+        fs.readdirSync('/proc/self/task').map((tid) => {
+          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        });
+      const lowered = () => nices().filter((nice) => nice === STREAM_THREAD_NICE).length;
+      const before = lowered();
+      const url = await relay((socket) => socket.send(frame({ op: 1, t: '#new-kind' }, { seq: 1 })));
+      const abort = new AbortController();
+      const reading = source(url, [], { flushMs: 10 }).read(null, interest(), abort.signal);
+      await reading.next();
+      expect(lowered()).toBe(before + 1);
+      expect(os.getPriority()).toBe(0);
+      abort.abort();
+      expect((await reading.next()).done).toBe(true);
+    },
+    30_000,
+  );
 
   it('stops reading while the batches handed on are not stored, and reads on as each is', async () => {
     const frames = [await likeFrame(1, TRACKED), await likeFrame(2, TRACKED)];

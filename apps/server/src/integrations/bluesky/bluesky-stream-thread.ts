@@ -36,6 +36,18 @@ const CLOSE_MS = 2_000;
 export const STREAM_THREAD_OLD_GENERATION_MB = 256;
 
 /**
+ * The thread's nice value (Linux; lib/thread-priority.ts): it reads and decodes every frame of the network, the
+ * serving thread answers members. Through a backlog the thread wants a whole core, and on two cores the serving
+ * thread waited for one behind it and the embedded database's thread: the serving loop's p99 reached 26-35 ms in
+ * 2-s windows mid-backlog while 10 connections read the board. At 10 (CFS weighs it about a tenth of a thread at 0)
+ * the serving thread comes first whenever both want a core: with the board read meanwhile, no window after the first
+ * above 14 ms and the board served 12,500-14,400 requests/s against 8,400-9,500, the backlog stored at 0.24-0.26× the
+ * plain reader against 0.32-0.33×; without readers it stored as fast (35,800 events/s against 36,900, 39 µs of CPU a
+ * frame both; issue 31, docs/benchmarks.md).
+ */
+export const STREAM_THREAD_NICE = 10;
+
+/**
  * The serving thread's side of the stream's worker thread (bluesky-stream-serve.ts): it starts the thread with a
  * copy of the interest, tells it each change the engine makes, and turns its messages back into the source's
  * batches, skips and errors, in the order it read (the skips come with the batch or error after them). A batch is acknowledged when the engine asks for the next (it
@@ -110,7 +122,11 @@ export class StreamThread {
     const plain = interest.portable();
     if (!plain) throw new Error('the interest cannot be read in a worker thread (its namer has no terms)');
     const entry = workerEntry();
-    const data: WorkerStart = { interest: plain, maxFrameBytes: this.maxFrameBytes };
+    const data: WorkerStart = {
+      interest: plain,
+      maxFrameBytes: this.maxFrameBytes,
+      nice: STREAM_THREAD_NICE,
+    };
     const worker = new Worker(entry.url, {
       workerData: data,
       execArgv: entry.execArgv,

@@ -1,0 +1,19 @@
+import { setPriority } from 'node:os';
+
+/**
+ * Lowers the calling thread's CPU priority to `nice` (Linux only; returns whether it did). On Linux a nice value is
+ * a thread's own (setpriority of pid 0 is the calling thread), so a worker thread that calls this yields the cores to
+ * the serving thread whenever both want one, and runs at full speed when the serving thread is idle. Elsewhere
+ * (macOS, Windows) the same call would lower the whole process, so nothing is done. Raising it back would need a
+ * privilege: a thread lowers itself once, for its life.
+ */
+export function lowerThreadPriority(nice: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    setPriority(nice);
+    return true;
+  } catch {
+    // A sandbox that forbids setpriority: the thread runs at the process's priority, as before.
+    return false;
+  }
+}
