@@ -51,7 +51,8 @@ function report(meta: DistinctMeta, run: AppRun, readers: PlainReading[]): numbe
   if (p99s.length)
     console.log(
       `    the server's event-loop delay (its own log, every 2 s): p99 of the windows median ` +
-        `${fmt(median(p99s), 0)} ms, worst ${fmt(Math.max(...p99s), 0)} ms, max ${fmt(Math.max(...run.loop.map((l) => l.maxMs)), 0)} ms`,
+        `${fmt(median(p99s), 0)} ms, worst ${fmt(Math.max(...p99s), 0)} ms, max ${fmt(Math.max(...run.loop.map((l) => l.maxMs)), 0)} ms ` +
+        `(each window's p99/max in ms, in order: ${run.loop.map((l) => `${fmt(l.p99Ms, 0)}/${fmt(l.maxMs, 0)}`).join(' ')})`,
     );
   if (run.board)
     console.log(
