@@ -47,6 +47,17 @@ function report(meta: DistinctMeta, run: AppRun, readers: PlainReading[]): numbe
         )
         .join(' · '),
   );
+  const mb = (t: Tenth, key: string) => fmt((t.heaps[key] ?? 0) / MB, 0);
+  console.log(
+    `    each thread's V8 heap at each tenth's end, committed/external MB (serving, database, stream): ` +
+      parts
+        .map((t) =>
+          ['serving', 'database', 'stream']
+            .map((thread) => `${mb(t, `${thread} total`)}/${mb(t, `${thread} external`)}`)
+            .join(' '),
+        )
+        .join(' · '),
+  );
   const p99s = run.loop.map((l) => l.p99Ms);
   if (p99s.length)
     console.log(

@@ -14,7 +14,15 @@ import { load, type LoadResult } from './load';
 import { cpuMicros, groupRss } from './cpu-time';
 import { startAsUser, type LoopDelay } from './user-process';
 
-export type Sample = { at: number; hr: bigint; seen: number; rss: number; cpu: number };
+export type Sample = {
+  at: number;
+  hr: bigint;
+  seen: number;
+  rss: number;
+  cpu: number;
+  /** Each thread's V8 heap from the same scrape (manaboard_thread_heap_bytes), bytes by "thread kind". */
+  heaps: Record<string, number>;
+};
 export type AppRun = {
   samples: Sample[];
   loop: LoopDelay[];
@@ -94,7 +102,7 @@ export async function runApp(
   };
   const pid = await serverPid();
   const samples: Sample[] = [];
-  const seen = async (): Promise<number | null> => {
+  const seen = async (): Promise<{ seen: number; heaps: Record<string, number> } | null> => {
     try {
       const text = await (
         await fetch(`${origin}/metrics`, {
@@ -103,7 +111,10 @@ export async function runApp(
         })
       ).text();
       const value = /^manaboard_stream_events_total\{[^}]*kind="seen"[^}]*\} (\S+)$/m.exec(text)?.[1];
-      return value === undefined ? 0 : Number(value);
+      const heaps: Record<string, number> = {};
+      for (const m of text.matchAll(/^manaboard_thread_heap_bytes\{thread="(\w+)",kind="(\w+)"\} (\S+)$/gm))
+        heaps[`${m[1]} ${m[2]}`] = Number(m[3]);
+      return { seen: value === undefined ? 0 : Number(value), heaps };
     } catch {
       return null;
     }
@@ -115,17 +126,18 @@ export async function runApp(
   let done = false;
   try {
     while ((performance.now() - started) / 1000 < options.timeoutSeconds && app.child.exitCode === null) {
-      const value = await seen();
-      if (value !== null) {
+      const scraped = await seen();
+      if (scraped !== null) {
         const rss = (await groupRss(app.child.pid ?? 0)).get(pid) ?? 0;
         samples.push({
           at: performance.now(),
           hr: process.hrtime.bigint(),
-          seen: value,
+          seen: scraped.seen,
           rss,
           cpu: await cpuSeconds(pid),
+          heaps: scraped.heaps,
         });
-        if (value >= frames) {
+        if (scraped.seen >= frames) {
           done = true;
           break;
         }
@@ -148,6 +160,8 @@ export type Tenth = {
   rate: number;
   seconds: number;
   rss: number;
+  /** Each thread's V8 heap at its end (Sample.heaps). */
+  heaps: Record<string, number>;
   /** CPU time of the server process per frame in this tenth, µs (robust to a shared machine's stalls). */
   cpuMicros: number;
   from: bigint;
@@ -158,7 +172,7 @@ export type Tenth = {
 export function tenths(samples: readonly Sample[], frames: number): Tenth[] {
   const startAt = [...samples].reverse().find((s) => s.seen === 0) ?? samples[0];
   if (!startAt) return [];
-  type Mark = { at: number; hr: bigint; rss: number; cpu: number };
+  type Mark = { at: number; hr: bigint; rss: number; cpu: number; heaps: Record<string, number> };
   const timeAt = (target: number): Mark => {
     for (let k = 1; k < samples.length; k++) {
       const a = samples[k - 1] as Sample;
@@ -170,18 +184,29 @@ export function tenths(samples: readonly Sample[], frames: number): Tenth[] {
           hr: a.hr + BigInt(Math.round(f * Number(b.hr - a.hr))),
           rss: b.rss,
           cpu: a.cpu + f * (b.cpu - a.cpu),
+          heaps: b.heaps,
         };
       }
     }
     const last = samples.at(-1) as Sample;
-    return { at: last.at, hr: last.hr, rss: last.rss, cpu: last.cpu };
+    return { at: last.at, hr: last.hr, rss: last.rss, cpu: last.cpu, heaps: last.heaps };
   };
-  const marks: Mark[] = [{ at: startAt.at, hr: startAt.hr, rss: startAt.rss, cpu: startAt.cpu }];
+  const marks: Mark[] = [
+    { at: startAt.at, hr: startAt.hr, rss: startAt.rss, cpu: startAt.cpu, heaps: startAt.heaps },
+  ];
   for (let k = 1; k <= 10; k++) marks.push(timeAt((frames * k) / 10));
   return marks.slice(1).map((m, k) => {
     const from = marks[k] as Mark;
     const seconds = (m.at - from.at) / 1000;
     const cpuMicros = ((m.cpu - from.cpu) * 1e6) / (frames / 10);
-    return { rate: frames / 10 / seconds, seconds, rss: m.rss, cpuMicros, from: from.hr, to: m.hr };
+    return {
+      rate: frames / 10 / seconds,
+      seconds,
+      rss: m.rss,
+      heaps: m.heaps,
+      cpuMicros,
+      from: from.hr,
+      to: m.hr,
+    };
   });
 }
