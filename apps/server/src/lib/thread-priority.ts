@@ -1,7 +1,8 @@
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /**
- * Lowers the calling thread's CPU priority to `nice` (Linux only; returns whether it did). On Linux a nice value is
+ * Lowers the calling thread's CPU priority to `nice` (Linux only; returns whether it did), never raising it: a
+ * thread already at `nice` or lower in priority (a server started under `nice -n 15`) stays. On Linux a nice value is
  * a thread's own (setpriority of pid 0 is the calling thread), so a worker thread that calls this yields the cores to
  * the serving thread whenever both want one, and runs at full speed when the serving thread is idle. Elsewhere
  * (macOS, Windows) the same call would lower the whole process, so nothing is done. Raising it back would need a
@@ -10,6 +11,7 @@ import { setPriority } from 'node:os';
 export function lowerThreadPriority(nice: number): boolean {
   if (process.platform !== 'linux') return false;
   try {
+    if (getPriority() >= nice) return false;
     setPriority(nice);
     return true;
   } catch {
