@@ -16,6 +16,7 @@ import { load } from './lib/load';
 import { startReplayProcess } from './lib/replay-process';
 import { fmt, median } from './lib/stats';
 import { startAsUser } from './lib/user-process';
+import { threadHeaps } from './lib/thread-heaps';
 
 const rate = Number(process.env.BENCH_LIVE_RATE ?? 2000);
 const seconds = Number(process.env.BENCH_APP_SECONDS ?? 300);
@@ -28,19 +29,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
-
-/** The threads' heaps in one /metrics answer (manaboard_thread_heap_bytes{thread, kind}). */
-function threadHeaps(metrics: string): Map<string, { used: number; total: number }> {
-  const threads = new Map<string, { used: number; total: number }>();
-  for (const [, thread = '', kind, value] of metrics.matchAll(
-    /^manaboard_thread_heap_bytes\{thread="([^"]+)",kind="(used|total)"\} (\S+)$/gm,
-  )) {
-    const heap = threads.get(thread) ?? { used: 0, total: 0 };
-    heap[kind as 'used' | 'total'] = Number(value);
-    threads.set(thread, heap);
-  }
-  return threads;
-}
 
 export async function appStreamBench(): Promise<void> {
   const relay = await startReplayProcess({ mix: 'public', rate });

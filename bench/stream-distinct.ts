@@ -5,8 +5,9 @@
 // rounds: the plain reader (its own process: reads the relay and only splits each frame), then `npm start` on
 // Bluesky (embedded database, defaults) reading the whole backlog from its first frame, then the plain reader
 // again. Reported: the app's events/s (frames read and stored with their cursor) per tenth of the run, the ratio of
-// the whole to the readers around it, the server process's CPU and resident memory, its event-loop delay, and
-// whether every planted like and repost is counted exactly (its database checked after it stops).
+// the whole to the readers around it, the server process's CPU and resident memory, each thread's V8 heap at each
+// tenth's end, its event-loop delay (each 2-s window's, in order), and whether every planted like and repost is
+// counted exactly (its database checked after it stops; BENCH_DISTINCT_CHECK=off skips it).
 // BENCH_DISTINCT_FRAMES (default 1,000,000; 200,000 for a quick run), BENCH_DISTINCT_ROUNDS (default 1),
 // BENCH_DISTINCT_BOARD_SECONDS (10 connections on the cached board meanwhile; default 0: none),
 // BENCH_DISTINCT_PROFILE=<dir> (the server under node --cpu-prof; lib/cpu-profile.ts cuts it per tenth),
@@ -47,13 +48,14 @@ function report(meta: DistinctMeta, run: AppRun, readers: PlainReading[]): numbe
         )
         .join(' · '),
   );
-  const mb = (t: Tenth, key: string) => fmt((t.heaps[key] ?? 0) / MB, 0);
+  const mb = (t: Tenth, thread: string, kind: 'total' | 'external') =>
+    fmt((t.heaps.get(thread)?.[kind] ?? 0) / MB, 0);
   console.log(
     `    each thread's V8 heap at each tenth's end, committed/external MB (serving, database, stream): ` +
       parts
         .map((t) =>
           ['serving', 'database', 'stream']
-            .map((thread) => `${mb(t, `${thread} total`)}/${mb(t, `${thread} external`)}`)
+            .map((thread) => `${mb(t, thread, 'total')}/${mb(t, thread, 'external')}`)
             .join(' '),
         )
         .join(' · '),

@@ -12,6 +12,7 @@ import type { DistinctRelay } from './distinct-relay';
 import type { DistinctMeta } from './distinct-stream';
 import { load, type LoadResult } from './load';
 import { cpuMicros, groupRss } from './cpu-time';
+import { threadHeaps, type ThreadHeap } from './thread-heaps';
 import { startAsUser, type LoopDelay } from './user-process';
 
 export type Sample = {
@@ -20,8 +21,8 @@ export type Sample = {
   seen: number;
   rss: number;
   cpu: number;
-  /** Each thread's V8 heap from the same scrape (manaboard_thread_heap_bytes), bytes by "thread kind". */
-  heaps: Record<string, number>;
+  /** Each thread's V8 heap from the same scrape (lib/thread-heaps.ts). */
+  heaps: Map<string, ThreadHeap>;
 };
 export type AppRun = {
   samples: Sample[];
@@ -102,7 +103,7 @@ export async function runApp(
   };
   const pid = await serverPid();
   const samples: Sample[] = [];
-  const seen = async (): Promise<{ seen: number; heaps: Record<string, number> } | null> => {
+  const seen = async (): Promise<{ seen: number; heaps: Map<string, ThreadHeap> } | null> => {
     try {
       const text = await (
         await fetch(`${origin}/metrics`, {
@@ -111,10 +112,7 @@ export async function runApp(
         })
       ).text();
       const value = /^manaboard_stream_events_total\{[^}]*kind="seen"[^}]*\} (\S+)$/m.exec(text)?.[1];
-      const heaps: Record<string, number> = {};
-      for (const m of text.matchAll(/^manaboard_thread_heap_bytes\{thread="(\w+)",kind="(\w+)"\} (\S+)$/gm))
-        heaps[`${m[1]} ${m[2]}`] = Number(m[3]);
-      return { seen: value === undefined ? 0 : Number(value), heaps };
+      return { seen: value === undefined ? 0 : Number(value), heaps: threadHeaps(text) };
     } catch {
       return null;
     }
@@ -161,7 +159,7 @@ export type Tenth = {
   seconds: number;
   rss: number;
   /** Each thread's V8 heap at its end (Sample.heaps). */
-  heaps: Record<string, number>;
+  heaps: Map<string, ThreadHeap>;
   /** CPU time of the server process per frame in this tenth, µs (robust to a shared machine's stalls). */
   cpuMicros: number;
   from: bigint;
@@ -172,7 +170,7 @@ export type Tenth = {
 export function tenths(samples: readonly Sample[], frames: number): Tenth[] {
   const startAt = [...samples].reverse().find((s) => s.seen === 0) ?? samples[0];
   if (!startAt) return [];
-  type Mark = { at: number; hr: bigint; rss: number; cpu: number; heaps: Record<string, number> };
+  type Mark = { at: number; hr: bigint; rss: number; cpu: number; heaps: Map<string, ThreadHeap> };
   const timeAt = (target: number): Mark => {
     for (let k = 1; k < samples.length; k++) {
       const a = samples[k - 1] as Sample;

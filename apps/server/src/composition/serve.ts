@@ -201,7 +201,9 @@ export async function serve(
     log.info(`Manaboard is serving ${config.publicOrigin}`);
   }
   // From here a stalled loop keeps requests waiting: the start before it (modules compiled, the worker's runtime
-  // loaded, ~0.3 s of one thread) accepted none, and would count in the first window as a stall of the serving loop.
+  // loaded, ~0.3 s of one thread) held no API request (only the owner channel and a metrics port were open), and
+  // would count in the first window as a stall of the serving loop. A worker process, which never listens, logs
+  // from when its start is done.
   if (config.logEventLoopSeconds > 0) {
     monitorEventLoop(log, { everyMs: config.logEventLoopSeconds * 1000, slowMs: config.logSlowMs });
   }

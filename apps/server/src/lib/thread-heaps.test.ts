@@ -57,19 +57,22 @@ describe('the threads’ heaps', () => {
   });
 });
 
+const OLD_MB = 256;
+
 /**
- * A node process started with `flags` (and NODE_OPTIONS `nodeOptions`) as the server is, with
- * `--max-old-space-size=256`, that starts a thread with `threadResourceLimits(64, …)` and prints each isolate's young
- * generation as V8 configured it, in MB: its heap limit less the old generation (two semi-spaces and a space for new
- * large objects, of a semi-space each). The old generation is 256 MB in both, since that process flag wins over the
- * thread's own 64 as the semi-space one would. The limit, not the new space's committed size: that one overshoots its
- * limit for a moment after a scavenge (3.25 MB committed under semi-spaces of 1 MB, seen here), so says nothing exact.
+ * A node process started with `flags` (and NODE_OPTIONS `nodeOptions`) as the server is, plus
+ * `--max-old-space-size=OLD_MB` (the server sets none), that starts a thread with `threadResourceLimits(64, …)` and
+ * prints each isolate's young generation as V8 configured it, in MB: its heap limit less the old generation (two
+ * semi-spaces and a space for new large objects, of a semi-space each). The old generation is OLD_MB in both, since
+ * that process flag wins over the thread's own 64 as the semi-space one would. The limit, not the new space's
+ * committed size: that one overshoots its limit for a moment after a scavenge (3.25 MB committed under semi-spaces
+ * of 1 MB, seen here), so says nothing exact.
  */
 async function youngGenerations(
   flags: string[],
   nodeOptions = '',
 ): Promise<{ serving: number; thread: number }> {
-  const young = `process.getBuiltinModule('node:v8').getHeapStatistics().heap_size_limit / 1048576 - 256`;
+  const young = `process.getBuiltinModule('node:v8').getHeapStatistics().heap_size_limit / 1048576 - ${OLD_MB}`;
   const module = pathToFileURL(path.join(import.meta.dirname, 'thread-heaps.ts')).href;
   const config = pathToFileURL(path.join(import.meta.dirname, '../config/memory-config.ts')).href;
   const code = `
@@ -84,7 +87,7 @@ async function youngGenerations(
     worker.once('message', (thread) => { console.log(JSON.stringify({ serving, thread })); process.exit(0); });`;
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [...flags, '--max-old-space-size=256', ...tsxNodeArgs, '--input-type=module', '-e', code],
+    [...flags, `--max-old-space-size=${OLD_MB}`, ...tsxNodeArgs, '--input-type=module', '-e', code],
     { env: childProcessEnv({ NODE_OPTIONS: nodeOptions }) },
   );
   return JSON.parse(stdout) as { serving: number; thread: number };

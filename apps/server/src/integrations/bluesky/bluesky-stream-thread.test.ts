@@ -103,9 +103,13 @@ describe('the Bluesky stream read in a worker thread', () => {
     async () => {
       // Each thread of this process with its nice value (/proc/self/task/<tid>/stat, field 19).
       const nices = () =>
-        fs.readdirSync('/proc/self/task').map((tid) => {
-          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        fs.readdirSync('/proc/self/task').flatMap((tid) => {
+          try {
+            const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+            return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+          } catch {
+            return []; // a thread that ended since the listing
+          }
         });
       const lowered = () => nices().filter((nice) => nice >= STREAM_THREAD_NICE).length;
       const before = lowered();

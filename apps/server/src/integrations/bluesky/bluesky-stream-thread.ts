@@ -40,10 +40,10 @@ export const STREAM_THREAD_OLD_GENERATION_MB = 256;
  * serving thread answers members. Through a backlog the thread wants a whole core, and on two cores the serving
  * thread waited for one behind it and the embedded database's thread: the serving loop's p99 reached 26-35 ms in
  * 2-s windows mid-backlog while 10 connections read the board. At 10 (CFS weighs it about a tenth of a thread at 0)
- * the serving thread comes first whenever both want a core: with the board read meanwhile, no window after the first
- * above 14 ms and the board served 12,500-14,400 requests/s against 8,400-9,500, the backlog stored at 0.24-0.26× the
- * plain reader against 0.32-0.33×; without readers it stored as fast (35,800 events/s against 36,900, 39 µs of CPU a
- * frame both; issue 31, docs/benchmarks.md).
+ * the serving thread comes first whenever both want a core: with the board read meanwhile, every window after the
+ * first at 19 ms or less and the board served 12,500-14,400 requests/s against 8,400-9,500, the backlog stored at
+ * 0.24-0.25× the plain reader against 0.32-0.33×; without readers it stored as fast (35,800 events/s against
+ * 36,900, 39 µs of CPU a frame both; issue 31, docs/benchmarks.md).
  */
 export const STREAM_THREAD_NICE = 10;
 
