@@ -170,7 +170,7 @@ export type Tenth = {
 export function tenths(samples: readonly Sample[], frames: number): Tenth[] {
   const startAt = [...samples].reverse().find((s) => s.seen === 0) ?? samples[0];
   if (!startAt) return [];
-  type Mark = { at: number; hr: bigint; rss: number; cpu: number; heaps: Map<string, ThreadHeap> };
+  type Mark = Omit<Sample, 'seen'>;
   const timeAt = (target: number): Mark => {
     for (let k = 1; k < samples.length; k++) {
       const a = samples[k - 1] as Sample;
@@ -187,11 +187,9 @@ export function tenths(samples: readonly Sample[], frames: number): Tenth[] {
       }
     }
     const last = samples.at(-1) as Sample;
-    return { at: last.at, hr: last.hr, rss: last.rss, cpu: last.cpu, heaps: last.heaps };
+    return last;
   };
-  const marks: Mark[] = [
-    { at: startAt.at, hr: startAt.hr, rss: startAt.rss, cpu: startAt.cpu, heaps: startAt.heaps },
-  ];
+  const marks: Mark[] = [startAt];
   for (let k = 1; k <= 10; k++) marks.push(timeAt((frames * k) / 10));
   return marks.slice(1).map((m, k) => {
     const from = marks[k] as Mark;
