@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservePort } from '../apps/server/src/test/free-port';
 import { migratedPgliteDataDir } from '../apps/server/src/test/pglite-template';
-import { buildIfNeeded, repoRoot, serverDir } from '../scripts/build.mjs';
+import { buildHash, buildIfNeeded, repoRoot, serverDir } from '../scripts/build.mjs';
 import { serverEnv } from './support/server';
 
 /** The built server's JavaScript files (what `npm start` runs), by name. */
@@ -29,6 +29,16 @@ describe("the server's bundle (scripts/build.mjs)", () => {
     await buildIfNeeded(['server'], () => {});
     files = bundle();
   }, 300_000);
+
+  it("is built again by a Node with another undici: the bundle holds the building Node's own", () => {
+    const running = process.versions;
+    const other = { ...running, undici: `${Number(running.undici.split('.')[0]) + 1}.0.0` };
+    expect(buildHash('server', other)).not.toBe(buildHash('server'));
+    expect(buildHash('server', { ...running, undici: `${running.undici.split('.')[0]}.99.0` })).toBe(
+      buildHash('server'),
+    );
+    expect(buildHash('web', other)).toBe(buildHash('web'));
+  });
 
   it("is minified: none of esbuild's per-module path comments", () => {
     for (const [name, text] of files) {

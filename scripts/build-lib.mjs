@@ -26,12 +26,16 @@ function listFiles(root, dir, out) {
   }
 }
 
-/** The content hash of `inputs` (files or directories relative to `root`): names and bytes, in a fixed order. */
-export function hashSources(root, inputs) {
+/**
+ * The content hash of `inputs` (files or directories relative to `root`): names and bytes, in a fixed order, after
+ * `salt` (what else the build's output depends on, such as the Node that builds it).
+ */
+export function hashSources(root, inputs, salt = '') {
   const files = [];
   for (const input of inputs) listFiles(root, input, files);
   files.sort();
   const hash = createHash('sha256');
+  if (salt !== '') hash.update(`${salt}\0`);
   for (const file of files) {
     hash.update(file.split(path.sep).join('/'));
     hash.update('\0');

@@ -53,6 +53,10 @@ const targets = {
       'apps/server/src',
       'apps/server/package.json',
     ],
+    // The bundle holds the undici of the Node that builds it (`undiciMajor`, below), and the PGlite template is made
+    // by that Node: a build by another Node (the machine's own, say, where `npm start` runs the pinned one) is another
+    // build, not one to reuse.
+    salt: (versions) => `node modules ${versions.modules}, undici ${versions.undici.split('.')[0]}`,
     build: buildServer,
   },
 };
@@ -101,7 +105,9 @@ const unbundled = ['@electric-sql/pglite', 'koffi'];
  * @atproto-labs/fetch-node (Bluesky's guarded fetch) imports undici 6, 7 and 8 and uses the one whose major is the
  * running Node's own fetch's (process.versions.undici); the other two were ~2 MB of the bundle, evaluated as a
  * Bluesky server starts. The build runs on the pinned Node that runs the server (package-lock.json, which the
- * build's hash covers), so only that major is bundled; the others become a module whose Agent says so if made.
+ * build's hash covers), so only that major is bundled; the others become a module whose Agent says so if made. A
+ * build by another Node (`node scripts/build.mjs` on the machine's own) is kept under another hash (the server
+ * target's `salt`), so `npm start` on the pinned Node never runs it.
  * And of that major only its `Agent` (the dispatcher it hands Node's own fetch, with a DNS lookup that refuses
  * addresses that are not unicast) is bundled, not undici's index, which also evaluates its fetch, WebSocket, cache
  * and mocks: 6.0 MB of heap in a fresh process, the Agent alone 2.4 MB (issue 33). An import of anything else
@@ -459,12 +465,18 @@ function buildPgliteTemplate(outDir) {
   if (result.status !== 0) throw new Error(`the PGlite template was not made (exit ${result.status})`);
 }
 
+/** The hash `name`'s build is kept under: its sources', and for the server, which Node (`versions`) builds it. */
+export function buildHash(name, versions = process.versions) {
+  const target = targets[name];
+  return hashSources(repoRoot, target.inputs(), target.salt?.(versions) ?? '');
+}
+
 /** Builds what is out of date; returns the names of the targets it built. */
 export async function buildIfNeeded(names, log = console.log) {
   const built = [];
   for (const name of names) {
     const target = targets[name];
-    const hash = hashSources(repoRoot, target.inputs());
+    const hash = buildHash(name);
     if (isBuilt(target.dir, hash)) continue;
     const started = performance.now();
     log(`building ${name} (${hash})…`);
