@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config/config';
 import { openConfiguredDatabase } from './db/open-from-config';
 import { DatabaseInUseError } from './db/owner-lock';
-import { limitHeapGrowth } from './lib/heap-growth';
+import { limitHeapGrowth, saveHeapMemory } from './lib/heap-growth';
 import { fixMmapThreshold } from './lib/malloc-threshold';
 import { markPhase } from './lib/start-phases';
 import { pinTickShape } from './lib/tick-shape';
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // Before the database's and the stream's threads start, though V8 reads it at each collection (heap-growth.ts).
   limitHeapGrowth(config.heapGrowingPercent);
+  saveHeapMemory(config.memorySaver);
   markPhase('config');
   if (role !== 'all' && !config.databaseUrl) {
     // Two processes on one PGlite directory would each work on their own copy (issue 15).

@@ -39,6 +39,8 @@ export type Config = {
   memoryTrimSeconds: number;
   /** How far each V8 heap grows past its live size, in % (HEAP_GROWING_PERCENT; lib/heap-growth.ts); 0: V8's own. */
   heapGrowingPercent: number;
+  /** Whether V8 runs in its memory saver mode (V8_MEMORY_SAVER; lib/heap-growth.ts). */
+  memorySaver: boolean;
   /** Whether the server fixes glibc's mmap threshold (lib/malloc-threshold.ts): not when GLIBC_TUNABLES is set. */
   fixMmapThreshold: boolean;
   /** The one network the programme runs on (docs/networks.md). */

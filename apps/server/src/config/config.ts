@@ -8,7 +8,7 @@ import { blueskyConfig, xConfig } from './network-config';
 import { repoRoot } from './repo-root';
 import { streamConfig } from './stream-config';
 import { programmeConfig } from './programme-config';
-import { pgliteMemory, pgliteThread } from './memory-config';
+import { memorySaver, pgliteMemory, pgliteThread } from './memory-config';
 import { httpConfig } from './http-config';
 
 export type {
@@ -104,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = readProcess
     pgliteThread: pgliteThread(e.PGLITE_THREAD, e.SOCIAL_NETWORK),
     memoryTrimSeconds: e.MEMORY_TRIM_SECONDS,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
+    memorySaver: memorySaver(e.V8_MEMORY_SAVER, e.SOCIAL_NETWORK),
     // glibc's own settings, which glibc reads as the process starts: set at all (even empty), they stand as they are.
     fixMmapThreshold: env.GLIBC_TUNABLES === undefined,
     admin: adminConfig(e),

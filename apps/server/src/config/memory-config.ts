@@ -29,6 +29,11 @@ export const memoryEnvShape = {
    * default): V8's own. Less memory for more CPU (docs/configuration.md).
    */
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(0),
+  /**
+   * V8's memory saver mode for every heap of the process (lib/heap-growth.ts): `on`, `off`, or `auto`, on where the
+   * Bluesky stream runs (`memorySaver`, below).
+   */
+  V8_MEMORY_SAVER: z.enum(['auto', 'on', 'off']).default('auto'),
   /** How often the server checks whether to give memory back (memory-trim.ts); 0: never. */
   MEMORY_TRIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
 };
@@ -65,4 +70,14 @@ export { pgliteStartParams, type PgliteMemory } from '../db/pglite-start-params'
  */
 export function pgliteThread(setting: 'auto' | 'worker' | 'inline', network: 'x' | 'bluesky'): boolean {
   return setting === 'worker' || (setting === 'auto' && network === 'bluesky');
+}
+
+/**
+ * Whether V8 keeps the process's heaps small at some CPU's cost (V8_MEMORY_SAVER; lib/heap-growth.ts). `auto`: on
+ * Bluesky, whose stream allocates all the time on three threads and whose backlog grew the heaps past 400 MB
+ * resident without it (issue 31); on X the server is quiet between the worker's spells, and V8's own memory reducer
+ * settles it then (docs/benchmarks.md, 29 November).
+ */
+export function memorySaver(setting: 'auto' | 'on' | 'off', network: 'x' | 'bluesky'): boolean {
+  return setting === 'on' || (setting === 'auto' && network === 'bluesky');
 }

@@ -54,6 +54,20 @@ describe('PGLITE_THREAD', () => {
   });
 });
 
+describe('V8_MEMORY_SAVER', () => {
+  it('is on where the Bluesky stream runs and off on X, unless told', () => {
+    expect(loadConfig({}).memorySaver).toBe(false);
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky' }).memorySaver).toBe(true);
+    expect(loadConfig({ V8_MEMORY_SAVER: 'on' }).memorySaver).toBe(true);
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky', V8_MEMORY_SAVER: 'off' }).memorySaver).toBe(false);
+    expect(loadConfig({ SOCIAL_NETWORK: 'bluesky', V8_MEMORY_SAVER: 'auto' }).memorySaver).toBe(true);
+  });
+
+  it('refuses a value it does not know', () => {
+    expect(() => loadConfig({ V8_MEMORY_SAVER: 'yes' })).toThrow(/V8_MEMORY_SAVER/);
+  });
+});
+
 describe('HEAP_GROWING_PERCENT', () => {
   it("leaves V8's own growth unless told, on either network", () => {
     expect(loadConfig({}).heapGrowingPercent).toBe(0);
