@@ -32,11 +32,11 @@ describe("the server's bundle (scripts/build.mjs)", () => {
 
   it("is built again by a Node with another undici: the bundle holds the building Node's own", () => {
     const running = process.versions;
-    const other = { ...running, undici: `${Number(running.undici.split('.')[0]) + 1}.0.0` };
+    const major = Number((running.undici ?? '').split('.')[0]);
+    expect(major).toBeGreaterThan(0);
+    const other = { ...running, undici: `${major + 1}.0.0` };
     expect(buildHash('server', other)).not.toBe(buildHash('server'));
-    expect(buildHash('server', { ...running, undici: `${running.undici.split('.')[0]}.99.0` })).toBe(
-      buildHash('server'),
-    );
+    expect(buildHash('server', { ...running, undici: `${major}.99.0` })).toBe(buildHash('server'));
     expect(buildHash('web', other)).toBe(buildHash('web'));
   });
 
