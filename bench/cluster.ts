@@ -3,6 +3,7 @@
 import autocannon from 'autocannon';
 import { clusterWorld, startCluster } from '../apps/server/src/test/cluster';
 import { SIM_APP, startSimulatedX } from '../apps/server/src/test/simulated-x';
+import { keepNoBodies } from './lib/load';
 import { startBenchServer } from './lib/spawn-server';
 import { benchRounds, fmt, median, ratio } from './lib/stats';
 
@@ -26,6 +27,7 @@ async function drive(urls: string[], paths: string[], seconds: number): Promise<
     connections: CONNECTIONS,
     duration: seconds,
     requests: paths.map((path) => ({ method: 'GET', path })),
+    setupClient: keepNoBodies,
   });
   return {
     rps: result.requests.average,
