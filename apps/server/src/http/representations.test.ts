@@ -195,6 +195,24 @@ describe.each(testDatabaseKinds())('stored answers in each encoding (%s)', (kind
     expect(small.statusCode).toBe(200);
     expect(small.rawPayload.length).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
+    // The same bytes whatever Accept-Encoding says: no Vary on it, still an ETag to revalidate with.
+    expect(String(small.headers.vary ?? '')).not.toContain('Accept-Encoding');
+    const plain = await read('/api/mana?limit=1');
+    expect(plain.rawPayload.equals(small.rawPayload)).toBe(true);
+    expect(small.headers.etag).toBe(plain.headers.etag);
+    expect((await read('/api/mana?limit=1', BROWSER, String(small.headers.etag))).statusCode).toBe(304);
+  });
+
+  it('gives an answer nobody may store no ETag, and answers it in full even to an If-None-Match', async () => {
+    const health = await read('/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(health.headers['cache-control']).toBe('no-store');
+    expect(health.headers.etag).toBeUndefined();
+    expect(String(health.headers.vary ?? '')).not.toContain('Accept-Encoding');
+    expect(health.json()).toEqual({ status: 'ok' });
+    const asked = await read('/healthz', undefined, '*');
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json()).toEqual({ status: 'ok' });
   });
 
   it('drops the stored forms when the totals change', async () => {
