@@ -16,7 +16,7 @@ export type LoadResult = {
  * autocannon (9.x) appends every answer's body to a string (`req.body += chunk`: its pipelinedRequestsQueue, and its
  * issues #362 and #485), that is, it decodes each body as UTF-8 in the load generator, only to hand it to callbacks
  * no bench here uses. On the 2 cores the generator shares with the server, that cost is taken from the server: a
- * Brotli answer (binary, so off V8's ASCII fast path) of 1.6 KB was read at 0.75–0.8× the rate of the same number
+ * Brotli answer (binary, so off V8's ASCII fast path) of 1.6 KB was read at 0.70–0.85× the rate of the same number
  * of ASCII bytes, from the same plain node:http server (docs/benchmarks.md, 29 November). A browser never does
  * this. So each connection keeps no body: bytes and timings are counted as before, and nothing else changes.
  * Throws if autocannon's internals are not what this relies on (an upgrade must not silently decode again).
