@@ -13,18 +13,32 @@ export type Encoding = 'br' | 'gzip';
  */
 export type StoredAnswer = {
   json: string;
-  /**
-   * The JSON's UTF-8 bytes as a latin1 string (one char per byte, so its length is the Content-Length), made once:
-   * Node writes such a string as a copy of its bytes, where the JSON written as `utf8` was encoded again on every
-   * write (scanned when all ASCII, re-encoded when it holds a name beyond latin1).
-   */
-  plainLatin1: string;
+  /** The JSON's UTF-8 bytes as they are written (`wireBody`), made once. */
+  plain: WireBody;
   etag: string;
   compressed: Partial<Record<Encoding, CompressedForm>>;
 };
 
-/** A compressed form: its bytes, the same bytes as a latin1 string (one char per byte), and its ETag. */
-type CompressedForm = { bytes: Buffer; latin1: string; etag: string };
+/** A compressed form: its bytes, the same bytes as they are written (`wireBody`), and its ETag. */
+type CompressedForm = { bytes: Buffer; wire: WireBody; etag: string };
+
+/**
+ * A body as it is handed to Node: under WRITEV_FROM_BYTES, the bytes as a latin1 string (one char per byte, so its
+ * length is the Content-Length), which Node joins to its headers into one write; from it on, the bytes themselves.
+ * A string body is copied twice on every write (V8 flattens the headers joined to it into a new string, a
+ * garbage-collected copy of the whole body, then writes that into the socket's buffer), a Buffer body never, but
+ * is written by Node after the headers as a second chunk (`writev`), which costs a fixed amount more. Counted in
+ * instructions (valgrind, docs/benchmarks.md 29 November 2026), the two cost the same at about 7 KB.
+ */
+export type WireBody = string | Buffer;
+
+/** From this size on a body is handed to Node as bytes (`WireBody`). */
+export const WRITEV_FROM_BYTES = 8 * 1024;
+
+/** The bytes of a body as `sendStored` writes them. */
+export function wireBody(bytes: Buffer, latin1?: string): WireBody {
+  return bytes.length >= WRITEV_FROM_BYTES ? bytes : (latin1 ?? bytes.toString('latin1'));
+}
 
 /** Below this, compression costs more than it saves (the size @fastify/compress uses too). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -44,7 +58,7 @@ export function storedJson(json: string): StoredAnswer {
   return {
     json,
     // All ASCII: the JSON is its own latin1 form.
-    plainLatin1: utf8.length === json.length ? json : utf8.toString('latin1'),
+    plain: wireBody(utf8, utf8.length === json.length ? json : undefined),
     etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
     compressed: {},
   };
@@ -55,7 +69,7 @@ function compressedForm(answer: StoredAnswer, encoding: Encoding): CompressedFor
   if (kept) return kept;
   const bytes = encoding === 'br' ? brotliCompressSync(answer.json, BROTLI) : gzipSync(answer.json);
   // The tag of the JSON with the encoding appended: a new tag per representation, still tied to the content.
-  const form = { bytes, latin1: bytes.toString('latin1'), etag: `${answer.etag.slice(0, -1)}-${encoding}"` };
+  const form = { bytes, wire: wireBody(bytes), etag: `${answer.etag.slice(0, -1)}-${encoding}"` };
   answer.compressed[encoding] = form;
   return form;
 }
@@ -125,52 +139,52 @@ export function sendStored(
   void reply.type('application/json; charset=utf-8');
   const remember =
     again &&
-    ((headers: Record<string, string>, latin1Body: string) =>
+    ((headers: Record<string, string>, body: WireBody) =>
       request.server.storedReads?.remember(
         request.raw as RawKey,
         request.routeOptions.url ?? '',
-        { answer, headers, latin1Body },
+        { answer, headers, body },
         again,
       ));
-  if (!form || !encoding) return sendInOneWrite(request, reply, answer.plainLatin1, remember);
+  if (!form || !encoding) return sendStoredBytes(request, reply, answer.plain, remember);
   void reply.header('content-encoding', encoding);
-  return sendInOneWrite(request, reply, form.latin1, remember);
+  return sendStoredBytes(request, reply, form.wire, remember);
 }
 
 type RawKey = { method: string; url: string; headers: FastifyRequest['headers'] };
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The security headers every JSON answer carries (set by http/security.ts; added by `sendInOneWrite`). */
+    /** The security headers every JSON answer carries (set by http/security.ts; added by `sendStoredBytes`). */
     jsonSecurityHeaders?: [string, string][];
   }
 }
 
 /**
- * Node writes a Buffer body after its headers as a second chunk (a `writev` of two), while a string body is joined
- * to the headers into one write; on these machines that alone cost a third of the throughput of a small answer
- * (bench/as-users-get-it.ts, docs/benchmarks.md). So the stored bytes, plain or compressed, kept as a latin1 string
- * (one char per byte, exact), are written by Node directly with their headers in one write. Fastify's reply is
- * hijacked for it: its onSend hooks do not run, so what they would add is added here (the JSON security headers;
+ * Writes the stored bytes, plain or compressed, with their headers straight to Node (a body under
+ * WRITEV_FROM_BYTES as a latin1 string, which Node joins to its headers into one write: for a small answer a Buffer's
+ * second chunk alone cost a third of the throughput, bench/as-users-get-it.ts, docs/benchmarks.md). Fastify's reply
+ * is hijacked for it: its onSend hooks do not run, so what they would add is added here (the JSON security headers;
  * compression is already done, and the routes using it turn @fastify/compress off), which also spares a stored
  * answer the hooks' work on every request; its onResponse hooks (metrics, request log) still run when the response
  * finishes. Node leaves the body out of a HEAD answer itself.
  */
-function sendInOneWrite(
+function sendStoredBytes(
   request: FastifyRequest,
   reply: FastifyReply,
-  latin1Body: string,
-  remember?: (headers: Record<string, string>, latin1Body: string) => void,
+  body: WireBody,
+  remember?: (headers: Record<string, string>, body: WireBody) => void,
 ): FastifyReply {
   for (const [name, value] of request.server.jsonSecurityHeaders ?? []) {
     if (!reply.hasHeader(name)) reply.header(name, value);
   }
-  void reply.header('content-length', latin1Body.length);
+  // Either form's length is its length in bytes.
+  void reply.header('content-length', body.length);
   reply.hijack();
   const raw = reply.raw;
   const headers = reply.getHeaders() as Record<string, string>;
   raw.writeHead(reply.statusCode, headers);
-  raw.end(request.method === 'HEAD' ? undefined : latin1Body, 'latin1');
-  if (remember && reply.statusCode === 200) remember(headers, latin1Body);
+  raw.end(request.method === 'HEAD' ? undefined : body, 'latin1');
+  if (remember && reply.statusCode === 200) remember(headers, body);
   return reply;
 }

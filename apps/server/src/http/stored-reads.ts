@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
-import { negotiateEncoding, type StoredAnswer } from './representations';
+import { negotiateEncoding, type StoredAnswer, type WireBody } from './representations';
 
 /**
  * Repeated public reads answered before Fastify's router (issue 33, docs/benchmarks.md "The reads in front of the
@@ -58,8 +58,8 @@ export class StoredReads {
     const observe = this.options.observer(pattern, method, 200);
     // The headers as one flat list of names and values: Node's writeHead walks it without enumerating an object.
     const head = Object.entries(sent.headers).flatMap(([name, value]) => [name, String(value)]);
-    const { answer, latin1Body } = sent;
-    const memo: Memo = { method, encoding, origin, again, observe, head, answer, latin1Body };
+    const { answer, body } = sent;
+    const memo: Memo = { method, encoding, origin, again, observe, head, answer, body };
     const answers = this.memo.get(url);
     const at = answers ? indexOf(answers, method, encoding, origin) : -1;
     if (answers && at >= 0) answers[at] = memo;
@@ -103,7 +103,7 @@ export class StoredReads {
     }
     const started = performance.now();
     response.writeHead(200, memo.head);
-    response.end(method === 'HEAD' ? undefined : memo.latin1Body, 'latin1');
+    response.end(method === 'HEAD' ? undefined : memo.body, 'latin1');
     this.answered += 1;
     const ms = performance.now() - started;
     memo.observe(ms / 1000);
@@ -175,8 +175,8 @@ export type StoredReadsOptions = {
   observer: (pattern: string, method: string, status: number) => (seconds: number) => void;
 };
 
-/** What Fastify wrote: the answer it was, its headers as given to `writeHead`, and its body as latin1. */
-export type SentAnswer = { answer: StoredAnswer; headers: Record<string, string>; latin1Body: string };
+/** What Fastify wrote: the answer it was, its headers as given to `writeHead`, and its body as written. */
+export type SentAnswer = { answer: StoredAnswer; headers: Record<string, string>; body: WireBody };
 
 /** The options Fastify hands its server factory (its own, defaults filled in), as lib/server.js reads them. */
 type ServerFactoryOptions = {
