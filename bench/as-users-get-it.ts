@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { WRITEV_FROM_BYTES } from '../apps/server/src/http/representations';
 import { interleaved } from './lib/interleaved';
 import { load } from './lib/load';
 import { handleOfTheWeek } from './lib/spawn-server';
@@ -176,7 +177,13 @@ async function startCopyServer(origin: string, urls: readonly string[]) {
   const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'mb-copy-')), 'answers.json');
   await fs.writeFile(file, JSON.stringify(recorded));
   const child = fork(path.join(import.meta.dirname, 'lib/copy-server.mjs'), [], {
-    env: { ...process.env, PORT: String(COPY_PORT), ANSWERS: file },
+    // It hands Node each body as the app does (http/representations.ts wireBody): the same bytes, written the same way.
+    env: {
+      ...process.env,
+      PORT: String(COPY_PORT),
+      ANSWERS: file,
+      WRITEV_FROM_BYTES: String(WRITEV_FROM_BYTES),
+    },
     stdio: 'ignore',
     execArgv: [],
   });

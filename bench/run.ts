@@ -23,6 +23,7 @@ import { benchRounds, fmt, median, ratio } from './lib/stats';
 import { firstLeaderboardRow } from './web-first-row';
 import { webBudget } from './web-budget';
 import { verifierBench } from './verifier';
+import { writeFormsBench } from './write-forms';
 
 const rounds = benchRounds();
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -173,3 +174,6 @@ if (!only || only === 'stream-distinct') await distinctStreamBench();
 // Issue 32: faults at full speed with a backlog (faults.ts). Only when asked: it mounts a tmpfs and runs a PostgreSQL
 // cluster of its own (root, PostgreSQL's binaries), and takes several minutes. `npm run bench faults [fault …]`.
 if (only === 'faults') await faultsBench(process.argv.slice(3));
+// Issue 33: what writing a stored answer costs Node as a string or as bytes, in instructions (write-forms.ts). Only
+// when asked: several minutes under valgrind. `npm run bench write-forms`.
+if (only === 'write-forms') await writeFormsBench();

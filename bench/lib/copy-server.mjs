@@ -3,15 +3,22 @@
 // before. What it costs is what any Node server pays to send those answers, so the app's distance to it is what the
 // app itself adds, and its distance to the bare Fastify (whose answer is 41 bytes and five headers) is the price of
 // the answer's size. Started as its own process: PORT, and ANSWERS (a JSON file of
-// `{ url, encoding, status, head: [name, value, …], body: base64 }`).
+// `{ url, encoding, status, head: [name, value, …], body: base64 }`), and WRITEV_FROM_BYTES: from that size on a body
+// is handed to Node as bytes, under it as a latin1 string, as the app does (apps/server/src/http/representations.ts).
 import fs from 'node:fs';
 import http from 'node:http';
 
+const writevFrom = process.env.WRITEV_FROM_BYTES ? Number(process.env.WRITEV_FROM_BYTES) : Infinity;
 const answers = new Map();
 for (const { url, encoding, status, head, body } of JSON.parse(
   fs.readFileSync(process.env.ANSWERS, 'utf8'),
 )) {
-  answers.set(`${encoding} ${url}`, { status, head, body: Buffer.from(body, 'base64').toString('latin1') });
+  const bytes = Buffer.from(body, 'base64');
+  answers.set(`${encoding} ${url}`, {
+    status,
+    head,
+    body: bytes.length >= writevFrom ? bytes : bytes.toString('latin1'),
+  });
 }
 const server = http.createServer((request, response) => {
   const encoding = (request.headers['accept-encoding'] ?? '').includes('br') ? 'br' : '';
