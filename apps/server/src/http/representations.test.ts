@@ -277,6 +277,17 @@ describe.each(testDatabaseKinds())('a stored answer of WRITEV_FROM_BYTES or more
     const head = await t.app.inject({ method: 'HEAD', url });
     expect(head.headers['content-length']).toBe(plain.headers['content-length']);
     expect(head.rawPayload.length).toBe(0);
+    // Under the size, the same name is kept as a latin1 string of its bytes, and compressed from those bytes.
+    const small = await t.app.inject({ url: '/api/mana?limit=10' });
+    expect(small.rawPayload.length).toBeLessThan(WRITEV_FROM_BYTES);
+    expect(small.body).toContain('Zoë — “Mana” ✨');
+    expect(Number(small.headers['content-length'])).toBe(small.rawPayload.length);
+    const smallBr = await t.app.inject({
+      url: '/api/mana?limit=10',
+      headers: { 'accept-encoding': BROWSER },
+    });
+    expect(smallBr.headers['content-encoding']).toBe('br');
+    expect(decoded(smallBr)).toEqual(small.json());
   });
 
   it('is answered again before the router with the same bytes, over a real socket', async () => {

@@ -12,8 +12,10 @@ export type Encoding = 'br' | 'gzip';
  * Each form has its own ETag (RFC 9110 §8.8.3: an ETag names one representation).
  */
 export type StoredAnswer = {
-  json: string;
-  /** The JSON's UTF-8 bytes as they are written (`wireBody`), made once. */
+  /**
+   * The JSON's UTF-8 bytes as they are written (`wireBody`), made once: the one copy of the answer kept (its
+   * compressed forms are made from it).
+   */
   plain: WireBody;
   etag: string;
   compressed: Partial<Record<Encoding, CompressedForm>>;
@@ -28,7 +30,7 @@ type CompressedForm = { bytes: Buffer; wire: WireBody; etag: string };
  * A string body is copied twice on every write (V8 flattens the headers joined to it into a new string, a
  * garbage-collected copy of the whole body, then writes that into the socket's buffer), a Buffer body never, but
  * is written by Node after the headers as a second chunk (`writev`), which costs a fixed amount more. Counted in
- * instructions (valgrind, docs/benchmarks.md 29 November 2026), the two cost the same at about 7 KB.
+ * instructions (`npm run bench write-forms`, docs/benchmarks.md 29 November 2026), the two cost the same at 8 KiB.
  */
 export type WireBody = string | Buffer;
 
@@ -39,6 +41,10 @@ export const WRITEV_FROM_BYTES = 8 * 1024;
 export function wireBody(bytes: Buffer, latin1?: string): WireBody {
   return bytes.length >= WRITEV_FROM_BYTES ? bytes : (latin1 ?? bytes.toString('latin1'));
 }
+
+/** A body's bytes: a latin1 string holds one byte a char. */
+export const bytesOf = (body: WireBody): Buffer =>
+  typeof body === 'string' ? Buffer.from(body, 'latin1') : body;
 
 /** Below this, compression costs more than it saves (the size @fastify/compress uses too). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -56,7 +62,6 @@ export function storedAnswer(body: unknown): StoredAnswer {
 export function storedJson(json: string): StoredAnswer {
   const utf8 = Buffer.from(json, 'utf8');
   return {
-    json,
     // All ASCII: the JSON is its own latin1 form.
     plain: wireBody(utf8, utf8.length === json.length ? json : undefined),
     etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
@@ -67,7 +72,8 @@ export function storedJson(json: string): StoredAnswer {
 function compressedForm(answer: StoredAnswer, encoding: Encoding): CompressedForm {
   const kept = answer.compressed[encoding];
   if (kept) return kept;
-  const bytes = encoding === 'br' ? brotliCompressSync(answer.json, BROTLI) : gzipSync(answer.json);
+  const plain = bytesOf(answer.plain);
+  const bytes = encoding === 'br' ? brotliCompressSync(plain, BROTLI) : gzipSync(plain);
   // The tag of the JSON with the encoding appended: a new tag per representation, still tied to the content.
   const form = { bytes, wire: wireBody(bytes), etag: `${answer.etag.slice(0, -1)}-${encoding}"` };
   answer.compressed[encoding] = form;
@@ -119,7 +125,7 @@ export function sendStored(
   cacheControl: string,
   again?: () => StoredAnswer | undefined,
 ): FastifyReply {
-  const compressible = answer.json.length >= COMPRESS_THRESHOLD_BYTES;
+  const compressible = answer.plain.length >= COMPRESS_THRESHOLD_BYTES;
   const encoding = compressible ? negotiateEncoding(request.headers['accept-encoding']) : null;
   const form = encoding ? compressedForm(answer, encoding) : undefined;
   void reply.header('cache-control', cacheControl);

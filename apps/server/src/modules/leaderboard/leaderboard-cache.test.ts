@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bytesOf } from '../../http/representations';
 import { LeaderboardCache } from './leaderboard-cache';
 
 /**
@@ -14,7 +15,7 @@ describe('LeaderboardCache', () => {
     new LeaderboardCache(async () => stamp, { checkMs: 1_000, maxEntries: 10, maxAgeMs: 5_000 });
   const body = async (c: LeaderboardCache) => {
     const entry = c.peek('k') ?? (await c.get('k', build));
-    return JSON.parse(entry.json) as { built: number };
+    return JSON.parse(bytesOf(entry.plain).toString('utf8')) as { built: number };
   };
 
   beforeEach(() => {
@@ -64,7 +65,7 @@ describe('LeaderboardCache', () => {
     down = false;
     const failing = async () =>
       Promise.reject(new Error('terminating connection due to administrator command'));
-    expect(JSON.parse((await c.get('k', failing)).json)).toEqual({ built: 1 });
+    expect(JSON.parse(bytesOf((await c.get('k', failing)).plain).toString('utf8'))).toEqual({ built: 1 });
     expect(await body(c)).toEqual({ built: 2 });
   });
 
