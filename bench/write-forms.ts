@@ -5,7 +5,8 @@
 // count is the same whatever else the machine is doing, where a throughput on these shared machines swings by more
 // than the difference measured. Each figure is (instructions after N2 requests − after N1) ÷ (N2 − N1), so the
 // start and the shutdown cancel out; the instructions include V8's collections of what each way leaves behind, not
-// the kernel's side of the system calls. Only when asked: a few minutes, and valgrind must be installed.
+// the kernel's side of the system calls. Only when asked: about ten minutes for the default sizes, and valgrind
+// must be installed.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -63,7 +64,7 @@ async function instructions(
         // 0: every body handed to Node as bytes; none at all: every body as a latin1 string.
         WRITEV_FROM_BYTES: asBytes ? '0' : '',
       },
-      stdio: process.env.BENCH_WRITE_DEBUG ? 'inherit' : 'ignore',
+      stdio: 'ignore',
     },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
