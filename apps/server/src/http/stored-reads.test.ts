@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createMetrics } from '../composition/app';
@@ -201,6 +203,50 @@ describe('stored reads, answered before the router', () => {
     expect(answered()).toBe(before + 3);
     expect(after.statusLines).toBe(1);
     expect(after.closedAfterMs).not.toBeNull();
+  });
+
+  it('keeps the last exchange answered here and the last routed to Fastify through full collections, so the next have their shapes', async () => {
+    // V8's own view of shapes (%HaveSameMap) and its gc extension, both enabled for code compiled from here on.
+    v8.setFlagsFromString('--allow-natives-syntax');
+    v8.setFlagsFromString('--expose-gc');
+    const haveSameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (
+      a: object,
+      b: object,
+    ) => boolean;
+    const gc = vm.runInNewContext('gc') as (options: object) => void;
+    const shapes = app.storedReads?.shapes;
+    expect(shapes).toBeDefined();
+    await memoAnswer('/healthz');
+    /**
+     * One exchange answered here and one routed to Fastify, each on its own connection that the server closes
+     * after it (so no socket or parser of ours holds them), and the four objects held for them, only weakly.
+     */
+    const twoExchanges = async () => {
+      const before = answered();
+      await rawExchange(port, [head('GET', '/healthz', 'Connection: close')]);
+      expect(answered()).toBe(before + 1);
+      const routed = await rawExchange(port, [head('GET', '/readyz', 'Connection: close')]);
+      expect(routed.responses[0]?.status).toBeGreaterThanOrEqual(200);
+      expect(answered()).toBe(before + 1);
+      const held = shapes?.held();
+      return [...(held?.answered ?? []), ...(held?.routed ?? [])].map((object) => new WeakRef(object));
+    };
+    const first = await twoExchanges();
+    expect(first).toHaveLength(4);
+    for (const options of [
+      { type: 'major', execution: 'sync' },
+      { type: 'major', execution: 'sync', flavor: 'last-resort' },
+    ]) {
+      // A weak target is kept to the end of the job that read it: collect in a later one.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc(options);
+    }
+    const kept = first.map((held) => held.deref());
+    expect(kept.every((object) => object !== undefined)).toBe(true);
+    const next = (await twoExchanges()).map((held) => held.deref());
+    expect(
+      next.map((object, at) => object !== kept[at] && haveSameShape(kept[at] ?? {}, object ?? [])),
+    ).toEqual([true, true, true, true]);
   });
 
   it('leaves every request to Fastify once the server is closing', async () => {

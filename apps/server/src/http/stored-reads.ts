@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
+import { RequestShapes } from '../lib/request-shapes';
 import { negotiateEncoding, type StoredAnswer, type WireBody } from './representations';
 
 /**
@@ -32,6 +33,8 @@ export class StoredReads {
   private closing = false;
   /** Requests answered from the memo since the start. */
   answered = 0;
+  /** The last exchange answered here and the last routed to Fastify, kept so their shapes outlive a quiet spell. */
+  readonly shapes = new RequestShapes();
 
   constructor(private readonly options: StoredReadsOptions) {}
 
@@ -133,17 +136,27 @@ export class StoredReads {
 
   /**
    * Fastify's `serverFactory`: the HTTP server Fastify would make (the same options and timeouts: fastify's
-   * lib/server.js), whose requests are offered to this memo first.
+   * lib/server.js), whose requests are offered to this memo first. The last exchange of each way is kept
+   * (`shapes`, lib/request-shapes.ts).
    */
   serverFactory(): FastifyServerFactory {
     return (handler, fastifyOptions) => {
       const options = fastifyOptions as ServerFactoryOptions;
       const fastify = handler as RequestListener;
+      const shapes = this.shapes;
       const listener: RequestListener = this.options.enabled
         ? (request, response) => {
-            if (!this.serve(request, response)) fastify(request, response);
+            if (this.serve(request, response)) {
+              shapes.answered(request, response);
+            } else {
+              shapes.routed(request, response);
+              fastify(request, response);
+            }
           }
-        : fastify;
+        : (request, response) => {
+            shapes.routed(request, response);
+            fastify(request, response);
+          };
       const server: Server = createServer(options.http ?? {}, listener);
       if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
       if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;

@@ -12,7 +12,8 @@ import { loadLibc } from './libc';
  *   itself when memory is short: it shrinks the young generation and releases the pooled pages. It takes ~0.1 s
  *   of the main thread, only when the loop was nearly idle. It needs the gc extension under the name
  *   `GC_FUNCTION` (scripts/runtime-env.mjs starts the server with it); without it this part is skipped. A full
- *   collection must not cost the requests after it: main.ts pins Node's nextTick shape first (tick-shape.ts).
+ *   collection must not cost the requests after it: main.ts pins Node's nextTick shape first (tick-shape.ts), and
+ *   the server keeps its last request and response of each kind (request-shapes.ts).
  * - **The C heap's free pages**, at every check (glibc's `malloc_trim(0)`), below.
  *
  * glibc returns freed memory at the top of its main heap only. What the start and the demo's replay allocate and

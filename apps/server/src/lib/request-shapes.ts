@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Keeps the last request and response the server handled alive, one pair for each way through it (issue 33), for
+ * the reason tick-shape.ts keeps a nextTick entry: V8 remembers the shapes (hidden classes) an object reached
+ * only while some object has them. Between bursts of requests no request, response or socket is alive, so a full
+ * collection then (V8's own when the process goes quiet, or the server's settling in memory-trim.ts) forgets the
+ * shapes of all of them, and the requests after it get new ones: Node's HTTP code, optimised for the old shapes,
+ * goes polymorphic and then megamorphic, a little more after each such collection. Measured on a plain node:http
+ * server answering the posts' 8.6 KB (docs/benchmarks.md, "Shapes forgotten between bursts"): a full collection in
+ * each 2-s pause cost each request 25-35 % more CPU after 35 pauses, 10 % with the nextTick entry kept, and
+ * nothing with this pair kept as well. The request holds its socket, so the socket's shapes are kept too.
+ *
+ * What is kept is one finished exchange of each kind, replaced by the next: a few kilobytes, nothing new.
+ */
+export class RequestShapes {
+  private answeredRequest: IncomingMessage | undefined;
+  private answeredResponse: ServerResponse | undefined;
+  private routedRequest: IncomingMessage | undefined;
+  private routedResponse: ServerResponse | undefined;
+
+  /** A request answered before the router (http/stored-reads.ts). */
+  answered(request: IncomingMessage, response: ServerResponse): void {
+    this.answeredRequest = request;
+    this.answeredResponse = response;
+  }
+
+  /** A request handed to Fastify. */
+  routed(request: IncomingMessage, response: ServerResponse): void {
+    this.routedRequest = request;
+    this.routedResponse = response;
+  }
+
+  /** The pairs held (tests). */
+  held(): {
+    answered: [IncomingMessage, ServerResponse] | undefined;
+    routed: [IncomingMessage, ServerResponse] | undefined;
+  } {
+    const pair = (request?: IncomingMessage, response?: ServerResponse) =>
+      request && response ? ([request, response] as [IncomingMessage, ServerResponse]) : undefined;
+    return {
+      answered: pair(this.answeredRequest, this.answeredResponse),
+      routed: pair(this.routedRequest, this.routedResponse),
+    };
+  }
+}
