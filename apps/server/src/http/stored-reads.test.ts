@@ -1,7 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createMetrics } from '../composition/app';
@@ -12,6 +10,7 @@ import type { Metrics } from '../modules/metrics/metrics';
 import { head, rawExchange } from '../test/raw-http';
 import { systemClock } from '../lib/clock';
 import { openTestDatabase } from '../test/test-database';
+import { FULL_COLLECTIONS, v8ShapeTools } from '../test/v8-shapes';
 
 const ORIGIN = 'https://community.example';
 const BOARD = '/api/mana?limit=20&weekly=true';
@@ -206,14 +205,7 @@ describe('stored reads, answered before the router', () => {
   });
 
   it('keeps the last exchange answered here and the last routed to Fastify through full collections, so the next have their shapes', async () => {
-    // V8's own view of shapes (%HaveSameMap) and its gc extension, both enabled for code compiled from here on.
-    v8.setFlagsFromString('--allow-natives-syntax');
-    v8.setFlagsFromString('--expose-gc');
-    const haveSameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (
-      a: object,
-      b: object,
-    ) => boolean;
-    const gc = vm.runInNewContext('gc') as (options: object) => void;
+    const { haveSameShape, gc } = v8ShapeTools();
     const shapes = app.storedReads?.shapes;
     expect(shapes).toBeDefined();
     await memoAnswer('/healthz');
@@ -233,10 +225,7 @@ describe('stored reads, answered before the router', () => {
     };
     const first = await twoExchanges();
     expect(first).toHaveLength(4);
-    for (const options of [
-      { type: 'major', execution: 'sync' },
-      { type: 'major', execution: 'sync', flavor: 'last-resort' },
-    ]) {
+    for (const options of FULL_COLLECTIONS) {
       // A weak target is kept to the end of the job that read it: collect in a later one.
       await new Promise((resolve) => setTimeout(resolve, 0));
       gc(options);
