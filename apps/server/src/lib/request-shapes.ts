@@ -7,9 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * collection then (V8's own when the process goes quiet, or the server's settling in memory-trim.ts) forgets the
  * shapes of all of them, and the requests after it get new ones: Node's HTTP code, optimised for the old shapes,
  * goes polymorphic and then megamorphic, a little more after each such collection. Measured on a plain node:http
- * server answering the posts' 8.6 KB (docs/benchmarks.md, "Shapes forgotten between bursts"): a full collection in
- * each 2-s pause cost each request 25-35 % more CPU after 35 pauses, 10 % with the nextTick entry kept, and
- * nothing with this pair kept as well. The request holds its socket, so the socket's shapes are kept too.
+ * server answering the posts' 8.6 KB (docs/benchmarks.md, "shapes forgotten between bursts"): a full collection in
+ * each pause between 2-s rounds of load cost each request 28-33 % more CPU after 35 pauses, 8-11 % with the
+ * nextTick entry kept, and nothing with this pair kept as well. The request holds its socket, so the socket's shapes are kept too.
  *
  * What is kept is one finished exchange of each kind, replaced by the next: a few kilobytes, nothing new.
  */
