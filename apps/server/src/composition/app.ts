@@ -140,7 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enabled: !logsEveryRequest(config.logLevel) && config.rateLimits.publicRead === undefined,
     sampleRate: config.logSampleRate,
     slowMs: config.logSlowMs,
-    log: { warn: (details, message) => app.log.warn(details, message) },
+    log: {
+      warn: (details, message) => app.log.warn(details, message),
+      info: (details, message) => app.log.info(details, message),
+    },
     observer: (pattern, method, status) => metrics.requestObserver(pattern, method, status),
   });
   const app = Fastify({

@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -238,6 +239,40 @@ describe('stored reads, answered before the router', () => {
     ).toEqual([true, true, true, true]);
   });
 
+  it("reads each connection's peer address as it opens, so a later read changes no socket's shape", async () => {
+    const { haveSameShape } = v8ShapeTools();
+    // The memo holds the answer without compression, as the raw requests below ask (fetch asks for br).
+    for (let tries = 0; tries < 5; tries++) {
+      const before = answered();
+      await rawExchange(port, [head('GET', '/healthz', 'Connection: close')]);
+      if (answered() > before) break;
+    }
+    /** A connection kept open after one request answered here, and the server's socket of it. */
+    const connection = async () => {
+      const before = answered();
+      const client = net.connect(port, '127.0.0.1');
+      await once(client, 'connect');
+      client.write(head('GET', '/healthz'));
+      const [chunk] = (await once(client, 'data')) as [Buffer];
+      expect(chunk.toString('latin1')).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answered()).toBe(before + 1);
+      const server = app.storedReads?.shapes.held().answered?.[0].socket;
+      if (!server) throw new Error('no exchange held');
+      return { client, server };
+    };
+    const first = await connection();
+    const second = await connection();
+    try {
+      expect(first.server).not.toBe(second.server);
+      // What a sampled log line, a rate limit or Fastify's request.ip reads, on one socket only.
+      expect(first.server.remoteAddress).toBe('127.0.0.1');
+      expect(haveSameShape(first.server, second.server)).toBe(true);
+    } finally {
+      first.client.destroy();
+      second.client.destroy();
+    }
+  });
+
   it('leaves every request to Fastify once the server is closing', async () => {
     await memoAnswer(BOARD);
     const before = answered();
@@ -266,6 +301,44 @@ describe('stored reads, off', () => {
       const first = await exchange(port, BOARD);
       expect(await exchange(port, BOARD)).toEqual(first);
       expect(app.storedReads?.answered).toBe(0);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+});
+
+describe('stored reads, sampled to the request log', () => {
+  it('answers a sampled request from the memo and logs its line at info, secrets censored', async () => {
+    const database = await openTestDatabase('pglite');
+    const logs: string[] = [];
+    const config = loadConfig({ LOG_LEVEL: 'info', LOG_SAMPLE_RATE: '1', SEED_DEMO: 'false' });
+    const app = await buildApp({
+      config,
+      database,
+      logStream: new Writable({
+        write: (chunk: Buffer, _encoding, callback) => {
+          logs.push(chunk.toString('utf8'));
+          callback();
+        },
+      }),
+    });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (app.server.address() as AddressInfo).port;
+      const secrets = { authorization: 'Bearer sampled-secret', cookie: 'session=sampled-secret' };
+      await exchange(port, BOARD, { headers: secrets });
+      const before = app.storedReads?.answered ?? -1;
+      logs.length = 0;
+      await exchange(port, BOARD, { headers: secrets });
+      // Every request is sampled, and the memo still answered this one.
+      expect(app.storedReads?.answered).toBe(before + 1);
+      const sampled = logs
+        .map((text) => JSON.parse(text) as { level: number; msg: string; req?: { url?: string } })
+        .filter((line) => line.msg === 'request completed (sample)');
+      expect(sampled.map((line) => [line.level, line.req?.url])).toEqual([[30, BOARD]]);
+      expect(logs.join('\n')).toContain('[redacted]');
+      expect(logs.join('\n')).not.toContain('sampled-secret');
     } finally {
       await app.close();
       await database.close();

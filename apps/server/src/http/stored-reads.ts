@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createServer, type Server, type ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
 import { RequestShapes } from '../lib/request-shapes';
@@ -18,8 +19,9 @@ import { negotiateEncoding, type StoredAnswer, type WireBody } from './represent
  *
  * What Fastify's path would also have done for such a request is done here: the request histogram is observed under
  * the route's pattern, a request slower than LOG_SLOW_MS is logged at warn (never, in practice: the answer is one
- * synchronous write), and the sampled share of requests (LOG_SAMPLE_RATE) is left to Fastify, which logs it. Left
- * to Fastify always: a request with a body, a revalidation (If-None-Match: the 304), any method but GET and HEAD, a
+ * synchronous write), and the sampled share (LOG_SAMPLE_RATE) is logged at info, the line Fastify's request log
+ * writes (http/request-log.ts). (That share was once left to Fastify, whose request log then drew its own sample:
+ * one answer in a million was logged, not one in a thousand.) Left to Fastify always: a request with a body, a revalidation (If-None-Match: the 304), any method but GET and HEAD, a
  * server that is closing (503). Off altogether where every request must pass Fastify: at LOG_LEVEL debug or trace
  * (a line per request), and when the public reads are rate limited (RATE_LIMIT_PUBLIC_READ_PER_MINUTE).
  */
@@ -90,8 +92,6 @@ export class StoredReads {
     const at = indexOf(answers, method, encodingOf(headers), headers.origin ?? '');
     const memo = answers[at];
     if (memo === undefined) return false;
-    const { sampleRate } = this.options;
-    if (sampleRate > 0 && Math.random() < sampleRate) return false;
     let current: StoredAnswer | undefined;
     try {
       current = memo.again();
@@ -110,15 +110,13 @@ export class StoredReads {
     this.answered += 1;
     const ms = performance.now() - started;
     memo.observe(ms / 1000);
-    if (ms >= this.options.slowMs) {
-      this.options.log.warn(
-        {
-          req: { method, url: request.url, headers, ip: request.socket.remoteAddress },
-          res: { statusCode: 200 },
-          responseTime: ms,
-        },
-        'slow request',
-      );
+    // The request log's lines for an answer from here, as http/request-log.ts writes them for Fastify's: a slow
+    // one at warn, else a sampled share at info (logger.ts's serialiser and censoring apply to both).
+    const { slowMs, sampleRate } = this.options;
+    if (ms >= slowMs) {
+      this.options.log.warn(requestLine(request, method, headers, ms), 'slow request');
+    } else if (sampleRate > 0 && Math.random() < sampleRate) {
+      this.options.log.info(requestLine(request, method, headers, ms), 'request completed (sample)');
     }
     return true;
   }
@@ -158,6 +156,7 @@ export class StoredReads {
             fastify(request, response);
           };
       const server: Server = createServer(options.http ?? {}, listener);
+      server.on('connection', (socket: Socket) => shapes.connected(socket));
       if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
       if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
       server.setTimeout(options.connectionTimeout ?? 0);
@@ -176,11 +175,14 @@ declare module 'fastify' {
 
 export type StoredReadsOptions = {
   enabled: boolean;
-  /** LOG_SAMPLE_RATE: this share of requests is left to Fastify, which logs a sample line for it. */
+  /** LOG_SAMPLE_RATE: this share of the answers from here is logged at info, as Fastify's own are. */
   sampleRate: number;
   /** LOG_SLOW_MS. */
   slowMs: number;
-  log: { warn: (details: object, message: string) => void };
+  log: {
+    warn: (details: object, message: string) => void;
+    info: (details: object, message: string) => void;
+  };
   /**
    * The request histogram's observer of one route pattern, method and status (app.ts observeRequests; taken once
    * per answer remembered, so an answer served here builds no series key).
@@ -232,4 +234,18 @@ function indexOf(answers: readonly Memo[], method: string, encoding: string, ori
     if (known && known.method === method && known.encoding === encoding && known.origin === origin) return at;
   }
   return -1;
+}
+
+/** A request log line's details for an answer from the memo (the fields logger.ts's `req` serialiser reads). */
+function requestLine(
+  request: IncomingMessage,
+  method: string,
+  headers: IncomingMessage['headers'],
+  ms: number,
+): object {
+  return {
+    req: { method, url: request.url, headers, ip: request.socket.remoteAddress },
+    res: { statusCode: 200 },
+    responseTime: ms,
+  };
 }
