@@ -73,6 +73,12 @@ export async function ensureBuild(appDir, hash, build) {
     fs.rmSync(temporary, { recursive: true, force: true });
     await build(temporary);
     fs.writeFileSync(path.join(temporary, COMPLETE), `${new Date().toISOString()}\n`);
+    if (fs.existsSync(target) && !fs.existsSync(path.join(target, COMPLETE))) {
+      // Not a build: what a process still running on a pruned build wrote back into its directory (Node's compile
+      // cache, run.mjs), or the rest of a build that stopped half way. Renaming onto it would fail as onto a
+      // finished one, and `dist` would point at a directory without the build.
+      fs.rmSync(target, { recursive: true, force: true });
+    }
     try {
       fs.renameSync(temporary, target);
     } catch (error) {
