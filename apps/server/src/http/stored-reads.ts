@@ -21,8 +21,8 @@ import { negotiateEncoding, type StoredAnswer, type WireBody } from './represent
  * the route's pattern, a request slower than LOG_SLOW_MS is logged at warn (never, in practice: the answer is one
  * synchronous write), and the sampled share (LOG_SAMPLE_RATE) is logged at info, the line Fastify's request log
  * writes (http/request-log.ts). (That share was once left to Fastify, whose request log then drew its own sample:
- * one answer in a million was logged, not one in a thousand.) Left to Fastify always: a request with a body, a revalidation (If-None-Match: the 304), any method but GET and HEAD, a
- * server that is closing (503). Off altogether where every request must pass Fastify: at LOG_LEVEL debug or trace
+ * one answer in a million was logged, not one in a thousand.) Left to Fastify always: a request with a body, a
+ * revalidation (If-None-Match: the 304), any method but GET and HEAD, a server that is closing (503). Off altogether where every request must pass Fastify: at LOG_LEVEL debug or trace
  * (a line per request), and when the public reads are rate limited (RATE_LIMIT_PUBLIC_READ_PER_MINUTE).
  */
 export class StoredReads {

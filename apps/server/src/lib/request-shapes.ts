@@ -38,8 +38,8 @@ export class RequestShapes {
    * a request log line), so where only the rare requests read it (a sampled log line: one in a thousand), the
    * server's sockets have two shapes and Node's HTTP code, optimised for one, meets both on every connection. Read
    * here, every socket takes the same shape before its first request. Measured on the plain posts
-   * (docs/benchmarks.md, "a socket's peer address, read once in a thousand"): 7-9 % less CPU a request than with
-   * the log line's read alone. One `getpeername` call a connection.
+   * (docs/benchmarks.md, "a socket's peer address, read once in a thousand"): the sampled line's read alone cost
+   * every request 6-11 % more CPU. One `getpeername` call a connection.
    */
   connected(socket: Socket): void {
     void socket.remoteAddress;
